@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest-side helpers shared by /init and the jobs. Output goes to the host
+# through slb-frame (QEMU isa-debugcon port 0xe9, a host file), framed so
+# that the host can tell complete output from truncated output; the format
+# is in bench/lib/frame.h.
+
+# slb_cmdline_arg KEY: the value of KEY=value on the kernel command line.
+slb_cmdline_arg() {
+	for w in $(cat /proc/cmdline); do
+		case $w in "$1="*) echo "${w#*=}" ;; esac
+	done
+}
+
+# slb_emit FILE [NAME]: send FILE to the host under NAME (default: basename).
+slb_emit() {
+	slb-frame "$1${2:+:$2}"
+}
+
+# slb_emit_all DIR: send every regular file in DIR (not recursive).
+slb_emit_all() {
+	for f in "$1"/*; do
+		[ -f "$f" ] && slb_emit "$f"
+	done
+}
+
+# slb_done STATUS: tell the host the job finished with STATUS.
+slb_done() {
+	slb-frame --done "$1"
+}
+
+# slb_isolated_cpus: the kernel's isolated CPU list (empty if none).
+slb_isolated_cpus() {
+	cat /sys/devices/system/cpu/isolated 2>/dev/null
+}
+
+# slb_facts: key=value lines describing the running guest.
+slb_facts() {
+	echo "kernel_release=$(uname -r)"
+	echo "kernel_version=$(uname -v)"
+	case $(uname -v) in
+	*PREEMPT_RT*) echo "preempt_rt=yes" ;;
+	*) echo "preempt_rt=no" ;;
+	esac
+	echo "cpus_online=$(grep -c '^processor' /proc/cpuinfo)"
+	echo "cpus_isolated=$(slb_isolated_cpus)"
+	echo "nohz_full=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)"
+	echo "cmdline=$(cat /proc/cmdline)"
+	echo "cpu_model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "cpu_flags_split_lock_detect=$(grep -qw split_lock_detect /proc/cpuinfo && echo yes || echo no)"
+}
+
+# slb_cyclictest SECONDS [INTERVAL_US [HIST_US]]: cyclictest on the first
+# isolated CPU (CPU 0 when none), output in ./cyclictest.json and ./hist.txt.
+slb_cyclictest() {
+	cpu=$(slb_isolated_cpus)
+	cpu=${cpu%%[,-]*}
+	[ -n "$cpu" ] || cpu=0
+	cyclictest -m -q -p 95 -t 1 -a "$cpu" -i "${2:-1000}" -D "$1" \
+		-h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
+		>cyclictest.out 2>&1
+}

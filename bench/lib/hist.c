@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cyclictest histogram parsing and percentiles; see hist.h. */
+#include "hist.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow(struct hist *h, size_t need)
+{
+	size_t n = h->nbuckets ? h->nbuckets : 64;
+	uint64_t *c;
+
+	if (need <= h->nbuckets)
+		return 0;
+	while (n < need)
+		n *= 2;
+	c = realloc(h->count, n * sizeof(*c));
+	if (!c)
+		return -1;
+	memset(c + h->nbuckets, 0, (n - h->nbuckets) * sizeof(*c));
+	h->count = c;
+	h->nbuckets = n;
+	return 0;
+}
+
+/* Sum the numbers after "label" on a summary line; -1 if none parse. */
+static double sum_after(const char *line, const char *label, int want_max, int want_min)
+{
+	const char *p = line + strlen(label);
+	double acc = -1, v;
+	char *end;
+
+	for (;;) {
+		v = strtod(p, &end);
+		if (end == p)
+			break;
+		if (acc < 0)
+			acc = v;
+		else if (want_max)
+			acc = v > acc ? v : acc;
+		else if (want_min)
+			acc = v < acc ? v : acc;
+		else
+			acc += v;
+		p = end;
+	}
+	return acc;
+}
+
+int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
+{
+	char line[4096];
+	unsigned long lineno = 0;
+	double avg_sum = -1;
+
+	memset(h, 0, sizeof(*h));
+	h->min_us = h->max_us = -1;
+	h->avg_us = -1;
+	while (fgets(line, sizeof(line), in)) {
+		char *p = line, *end;
+		unsigned long long bucket, c;
+		int cols = 0;
+
+		lineno++;
+		if (line[0] == '#') {
+			double v;
+
+			if (!strncmp(line, "# Total:", 8) && (v = sum_after(line, "# Total:", 0, 0)) >= 0)
+				h->total = (uint64_t)v;
+			else if (!strncmp(line, "# Min Latencies:", 16) && (v = sum_after(line, "# Min Latencies:", 0, 1)) >= 0)
+				h->min_us = (long)v;
+			else if (!strncmp(line, "# Max Latencies:", 16) && (v = sum_after(line, "# Max Latencies:", 1, 0)) >= 0)
+				h->max_us = (long)v;
+			else if (!strncmp(line, "# Avg Latencies:", 16))
+				avg_sum = sum_after(line, "# Avg Latencies:", 0, 0);
+			else if (!strncmp(line, "# Histogram Overflows:", 22) && (v = sum_after(line, "# Histogram Overflows:", 0, 0)) >= 0)
+				h->overflows = (uint64_t)v;
+			continue;
+		}
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			continue;
+		bucket = strtoull(p, &end, 10);
+		if (end == p || bucket > 10000000) {
+			snprintf(err, errlen, "line %lu: expected '<bucket> <count>...', got '%.40s'", lineno, line);
+			hist_free(h);
+			return -1;
+		}
+		if (grow(h, (size_t)bucket + 1)) {
+			snprintf(err, errlen, "out of memory");
+			hist_free(h);
+			return -1;
+		}
+		for (p = end;; p = end) {
+			c = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+			h->count[bucket] += c;
+			h->samples += c;
+			cols++;
+		}
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!cols || *p) {
+			snprintf(err, errlen, "line %lu: bad count column in '%.40s'", lineno, line);
+			hist_free(h);
+			return -1;
+		}
+		if (cols > h->threads)
+			h->threads = cols;
+	}
+	if (ferror(in)) {
+		snprintf(err, errlen, "read error");
+		hist_free(h);
+		return -1;
+	}
+	if (!h->threads) {
+		snprintf(err, errlen, "no histogram lines");
+		hist_free(h);
+		return -1;
+	}
+	if (avg_sum >= 0)
+		h->avg_us = avg_sum / h->threads;
+	return 0;
+}
+
+void hist_free(struct hist *h)
+{
+	free(h->count);
+	h->count = NULL;
+	h->nbuckets = 0;
+}
+
+long hist_quantile(const struct hist *h, double q)
+{
+	uint64_t n = h->samples + h->overflows, need, acc = 0;
+
+	if (!n)
+		return -1;
+	need = (uint64_t)(q * (double)n + 0.999999);
+	if (need < 1)
+		need = 1;
+	for (size_t b = 0; b < h->nbuckets; b++) {
+		acc += h->count[b];
+		if (acc >= need)
+			return (long)b;
+	}
+	/* The quantile lies among the overflows: the best bound is the max. */
+	return h->max_us >= 0 ? h->max_us : (long)h->nbuckets;
+}
+
+void hist_stats(const struct hist *h, struct hist_stats *s)
+{
+	double sum = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->samples = h->samples;
+	s->overflows = h->overflows;
+	s->min_us = s->max_us = -1;
+	for (size_t b = 0; b < h->nbuckets; b++) {
+		if (!h->count[b])
+			continue;
+		if (s->min_us < 0)
+			s->min_us = (long)b;
+		s->max_us = (long)b;
+		sum += (double)b * (double)h->count[b];
+	}
+	s->avg_us = h->samples ? sum / (double)h->samples : -1;
+	/* The summary lines are exact where the buckets are not (overflows). */
+	if (h->max_us > s->max_us)
+		s->max_us = h->max_us;
+	if (h->min_us >= 0 && (s->min_us < 0 || h->min_us < s->min_us))
+		s->min_us = h->min_us;
+	if (!h->samples && !h->overflows)
+		s->min_us = s->max_us = -1;
+	s->p50 = hist_quantile(h, 0.50);
+	s->p90 = hist_quantile(h, 0.90);
+	s->p99 = hist_quantile(h, 0.99);
+	s->p999 = hist_quantile(h, 0.999);
+}
+
+int hist_add(struct hist *dst, const struct hist *src)
+{
+	if (grow(dst, src->nbuckets))
+		return -1;
+	for (size_t b = 0; b < src->nbuckets; b++)
+		dst->count[b] += src->count[b];
+	dst->samples += src->samples;
+	dst->overflows += src->overflows;
+	dst->total += src->total;
+	if (src->max_us > dst->max_us)
+		dst->max_us = src->max_us;
+	if (src->min_us >= 0 && (dst->min_us < 0 || src->min_us < dst->min_us))
+		dst->min_us = src->min_us;
+	if (src->threads > dst->threads)
+		dst->threads = src->threads;
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Latency histograms as cyclictest writes them with -h/--histfile: one
+ * line per 1 us bucket, "<bucket> <count thread0> [<count thread1> ...]",
+ * then "# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max
+ * Latencies:" and "# Histogram Overflows:" lines with one value per
+ * thread. hist_parse() pools the threads into one histogram.
+ */
+#ifndef SLB_HIST_H
+#define SLB_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct hist {
+	uint64_t *count;	/* count[us] = samples with that latency */
+	size_t nbuckets;	/* buckets allocated (highest bucket + 1) */
+	uint64_t samples;	/* sum of count[] */
+	uint64_t overflows;	/* samples beyond the last bucket */
+	uint64_t total;		/* "# Total:" (includes overflows) */
+	long min_us, max_us;	/* from the summary lines; -1 if absent */
+	double avg_us;		/* from the summary lines; -1 if absent */
+	int threads;		/* count columns seen */
+};
+
+struct hist_stats {
+	uint64_t samples, overflows;
+	long min_us, max_us;
+	double avg_us;
+	long p50, p90, p99, p999;	/* us; -1 when no samples */
+};
+
+/* Parse a histogram file. Returns 0, or -1 with a message in err. */
+int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen);
+void hist_free(struct hist *h);
+
+/*
+ * Smallest bucket b with at least q of the samples (overflows counted as
+ * beyond the last bucket) at or below b; -1 when empty.
+ */
+long hist_quantile(const struct hist *h, double q);
+
+void hist_stats(const struct hist *h, struct hist_stats *s);
+
+/* Add src's buckets and counts into dst (pooling reps). 0 or -1 (ENOMEM). */
+int hist_add(struct hist *dst, const struct hist *src);
+
+#endif

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Host runner: boot the study guest in QEMU TCG (multi-threaded), run one
+# job, collect its framed output, and classify the run. A watchdog bounds
+# every boot; on timeout or Ctrl-C it kills its own QEMU by PID.
+#
+# Outcomes (outcome.json "outcome", and the one line printed on stdout):
+#   ok          the job ran, all output arrived, job exit status 0
+#   job-failed  all output arrived, but the job exited non-zero
+#   panic       the guest kernel panicked (console shows "Kernel panic")
+#   timeout     the watchdog fired; QEMU was killed
+#   truncated   output missing, cut short or corrupt (length or cksum)
+#   qemu-failed QEMU itself could not start
+# Exit status: 0 for ok, 1 for any other outcome, 2 for a usage error.
+set -uo pipefail
+SLB_PROG=run-guest
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	cat <<USAGE
+Usage: run-guest.sh -o DIR (-j FILE | -n NAME) [options]
+Boot the guest, run one job, write DIR/{console.log,output.raw,files/,outcome.json}.
+
+  -o, --outdir DIR      results directory; must not exist yet
+  -j, --job FILE        shell script to run in the guest (passed via fw_cfg)
+  -n, --job-name NAME   built-in guest job (bench/guest/jobs/NAME.sh)
+  -a, --append ARGS     extra kernel command line
+  -s, --smp N           vCPUs, 2 to 8 (default ${SMP_DEFAULT})
+      --isolate N       vCPUs isolated for measurement (default 1)
+      --threads N       SMT threads per core: 1 or 2 (default 1)
+  -m, --memory MB       guest memory (default ${MEM_DEFAULT})
+  -c, --cpu MODEL       QEMU -cpu value (default \$SLB_CPU or ${CPU_DEFAULT})
+  -t, --timeout SEC     watchdog for the whole boot, 0 = none (default ${TIMEOUT_DEFAULT})
+      --kernel FILE     bzImage (default: the cached build)
+      --initrd FILE     initramfs (default: \$SLB_INITRD)
+      --qemu FILE       emulator (default \$SLB_QEMU or qemu-system-x86_64)
+  -i, --interactive     console on this terminal, no watchdog (make shell)
+      --json            print outcome.json instead of the outcome word
+  -h, --help            this text
+USAGE
+}
+
+SMP_DEFAULT=2
+MEM_DEFAULT=512
+CPU_DEFAULT=Snowridge,-hypervisor
+TIMEOUT_DEFAULT=180
+
+outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFAULT
+cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
+qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0
+
+number() { # number NAME VALUE MIN MAX
+	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
+	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1 $2 is out of range (allowed: $3 to $4)"
+}
+
+opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
+	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
+	-- "$@") || exit 2
+eval set -- "$opts"
+while true; do
+	case $1 in
+	-o | --outdir) outdir=$2; shift 2 ;;
+	-j | --job) job=$2; shift 2 ;;
+	-n | --job-name) jobname=$2; shift 2 ;;
+	-a | --append) append=$2; shift 2 ;;
+	-s | --smp) smp=$2; shift 2 ;;
+	--isolate) isolate=$2; shift 2 ;;
+	--threads) threads=$2; shift 2 ;;
+	-m | --memory) mem=$2; shift 2 ;;
+	-c | --cpu) cpu=$2; shift 2 ;;
+	-t | --timeout) timeout=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--qemu) qemu=$2; shift 2 ;;
+	-i | --interactive) interactive=1; shift ;;
+	--json) json=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	esac
+done
+[ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+[ -n "$outdir" ] || usage_error "--outdir is required (see --help)"
+[ ! -e "$outdir" ] || usage_error "--outdir '$outdir' exists; refusing to overwrite earlier results"
+if [ -n "$job" ]; then
+	[ -z "$jobname" ] || usage_error "give --job or --job-name, not both"
+	[ -f "$job" ] || usage_error "--job '$job' is not a file"
+elif [ -n "$jobname" ]; then
+	[ -f "$SLB_ROOT/bench/guest/jobs/$jobname.sh" ] ||
+		usage_error "--job-name '$jobname' is not a built-in job (allowed: $(cd "$SLB_ROOT/bench/guest/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' '))"
+fi
+number --smp "$smp" 2 8
+number --isolate "$isolate" 1 $((smp - 1))
+number --threads "$threads" 1 2
+[ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
+number --memory "$mem" 128 16384
+number --timeout "$timeout" 0 86400
+[ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
+[ -f "$kernel" ] || usage_error "--kernel '$kernel' does not exist (run 'make kernel')"
+[ -n "$initrd" ] || usage_error "--initrd is required (or set SLB_INITRD; 'make initramfs' builds one)"
+[ -f "$initrd" ] || usage_error "--initrd '$initrd' does not exist (run 'make initramfs')"
+command -v "$qemu" >/dev/null || usage_error "--qemu '$qemu' is not an executable (run 'make qemu' or 'make deps')"
+UNFRAME=${SLB_UNFRAME:-$SLB_ROOT/build/host/slb-unframe}
+[ -x "$UNFRAME" ] || usage_error "$UNFRAME missing (run 'make')"
+
+cmdline="$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$smp" "$isolate")" || exit 2
+[ -z "$jobname" ] || cmdline="$cmdline slb.job=$jobname"
+[ -z "$append" ] || cmdline="$cmdline $append"
+
+mkdir -p "$outdir" || die "cannot create $outdir"
+qpid=
+cleanup() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill -TERM "$qpid" 2>/dev/null
+		wait_timeout "$qpid" 3 || kill -KILL "$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null
+	fi
+}
+trap 'cleanup; say "interrupted; QEMU killed"; exit 130' INT TERM HUP
+
+# Firmware from Debian's seabios/qemu-system-data packages: our QEMU build
+# ships no blobs of its own (the dfsg source has none).
+args=(-L /usr/share/seabios -L /usr/share/qemu -accel tcg,thread=multi -machine pc -cpu "$cpu"
+	-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+[ -z "$job" ] || args+=(-fw_cfg "name=opt/slb/job,file=$job")
+# Output channel: isa-debugcon at port 0xe9 into a host file (slb-frame).
+args+=(-chardev "file,id=slbout,path=$outdir/output.raw" -device isa-debugcon,iobase=0xe9,chardev=slbout)
+if [ "$interactive" = 1 ]; then
+	args+=(-serial mon:stdio)
+else
+	args+=(-serial "file:$outdir/console.log")
+fi
+printf '%s\n' "$cmdline" >"$outdir/cmdline"
+printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"
+
+start=$(date +%s.%N)
+if [ "$interactive" = 1 ]; then
+	"$qemu" "${args[@]}"
+	qrc=$?
+	timed_out=0
+else
+	"$qemu" "${args[@]}" </dev/null 2>"$outdir/qemu.stderr" &
+	qpid=$!
+	timed_out=0
+	limit=$timeout
+	[ "$limit" -gt 0 ] || limit=$((1 << 30))
+	waited=0
+	# Poll in 1 s steps: stop early when the console shows a panic and QEMU
+	# does not exit on its own (panic=-1 should make it exit at once).
+	while ! wait_timeout "$qpid" 1; do
+		waited=$((waited + 1))
+		if [ "$waited" -ge "$limit" ]; then
+			timed_out=1
+			break
+		fi
+		if grep -q 'Kernel panic - not syncing' "$outdir/console.log" 2>/dev/null && ! wait_timeout "$qpid" 5; then
+			break
+		fi
+	done
+	cleanup
+	wait "$qpid" 2>/dev/null
+	qrc=$?
+	qpid=
+fi
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+
+"$UNFRAME" --outdir "$outdir/files" --json "$outdir/output.raw" >"$outdir/frames.json" 2>"$outdir/frames.err"
+frc=$?
+job_status=$(sed -n 's/.*"job_status": *\(-\{0,1\}[0-9]*\).*/\1/p' "$outdir/frames.json")
+panic_line=$(grep -m1 -o 'Kernel panic - not syncing.*' "$outdir/console.log" 2>/dev/null | tr -d '\000-\037"\\')
+
+if [ "$timed_out" = 1 ]; then
+	outcome=timeout
+elif [ -n "$panic_line" ]; then
+	outcome=panic
+elif [ "$frc" -ne 0 ] && [ ! -s "$outdir/console.log" ] && [ "$interactive" = 0 ]; then
+	outcome=qemu-failed
+elif [ "$frc" -ne 0 ]; then
+	outcome=truncated
+elif [ "${job_status:-1}" != 0 ]; then
+	outcome=job-failed
+else
+	outcome=ok
+fi
+
+cat >"$outdir/outcome.json" <<JSON
+{
+  "outcome": "$outcome",
+  "job_status": ${job_status:-null},
+  "panic": "${panic_line}",
+  "qemu_exit": $qrc,
+  "elapsed_s": $elapsed,
+  "timeout_s": $timeout,
+  "smp": $smp,
+  "threads": $threads,
+  "isolate": $isolate,
+  "memory_mb": $mem,
+  "cpu": "$cpu"
+}
+JSON
+if [ "$json" = 1 ]; then cat "$outdir/outcome.json"; else echo "$outcome"; fi
+[ "$outcome" = ok ]

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Print the guest kernel command line for a VCPUS-vCPU guest whose last
+# NISOL vCPUs are isolated for measurement (cyclictest); the rest do
+# housekeeping (IRQs, RCU callbacks, the load generator).
+#
+#   guest-cmdline.sh VCPUS [NISOL]      (NISOL defaults to 1)
+set -eu
+vcpus=${1:-}
+nisol=${2:-1}
+case $vcpus in '' | *[!0-9]*) echo "guest-cmdline.sh: VCPUS '$vcpus' is not a number (allowed: 2 to 8)" >&2; exit 2 ;; esac
+case $nisol in '' | *[!0-9]*) echo "guest-cmdline.sh: NISOL '$nisol' is not a number" >&2; exit 2 ;; esac
+if [ "$vcpus" -lt 2 ] || [ "$vcpus" -gt 8 ]; then
+	echo "guest-cmdline.sh: VCPUS=$vcpus: need 2 to 8 vCPUs (one to isolate, one for housekeeping; the kernel has NR_CPUS=8)" >&2
+	exit 2
+fi
+if [ "$nisol" -lt 1 ] || [ "$nisol" -ge "$vcpus" ]; then
+	echo "guest-cmdline.sh: NISOL=$nisol: need 1 to $((vcpus - 1)) isolated vCPUs with VCPUS=$vcpus" >&2
+	exit 2
+fi
+first=$((vcpus - nisol))
+last=$((vcpus - 1))
+iso=$first
+[ "$first" -eq "$last" ] || iso=$first-$last
+hk=0
+[ "$first" -eq 1 ] || hk=0-$((first - 1))
+# console on ttyS0; panic=-1 makes a panicking guest reboot at once, and
+# QEMU's -no-reboot turns that into an exit the host runner can see.
+echo "console=ttyS0 panic=-1 tsc=reliable" \
+	"isolcpus=nohz,domain,managed_irq,$iso nohz_full=$iso rcu_nocbs=$iso irqaffinity=$hk"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build the guest initramfs: busybox-static, cyclictest with its shared
+# libraries, our static guest programs and modules, /init and the built-in
+# jobs. Cached by a hash of everything that goes in.
+#
+#   build-initramfs.sh EXTRA_DIR...   build if needed, print the image path
+# Every file in each EXTRA_DIR lands in /bin (programs) or /lib/modules
+# (*.ko) of the image.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+GUEST=$SLB_ROOT/bench/guest
+HOST_PROGS=(/bin/busybox /usr/bin/cyclictest)
+
+inputs() {
+	local d
+	printf '%s\n' "${HOST_PROGS[@]}" "$0" "$SLB_ROOT/scripts/lib.sh" \
+		"$GUEST/init" "$GUEST/slb-lib.sh" "$GUEST"/jobs/*.sh
+	for d in "$@"; do
+		find "$d" -maxdepth 1 -type f | sort
+	done
+}
+
+copy_with_libs() {
+	local root=$1 prog=$2 lib
+	install -D -m 0755 "$prog" "$root/usr/bin/$(basename "$prog")"
+	for lib in $(ldd "$prog" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+		install -D -m 0755 "$lib" "$root$lib"
+	done
+}
+
+main() {
+	local key out root f
+	command -v busybox >/dev/null || [ -x /bin/busybox ] || die "busybox-static missing: run 'make deps'"
+	[ -x /usr/bin/cyclictest ] || die "rt-tests (cyclictest) missing: run 'make deps'"
+	# shellcheck disable=SC2046
+	key=$(hash_inputs $(inputs "$@") "busybox=$(dpkg-query -W -f='${Version}' busybox-static)" \
+		"rt-tests=$(dpkg-query -W -f='${Version}' rt-tests)")
+	out=$SLB_CACHE/initramfs-$key.cpio.gz
+	if [ -f "$out" ]; then
+		say "initramfs up to date: $out"
+		echo "$out"
+		return
+	fi
+	mkdir -p "$SLB_CACHE"
+	root=$(mktemp -d "$SLB_CACHE/initramfs-root.XXXXXX")
+	trap "rm -rf '$root' '$out.tmp'" EXIT
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,lib/modules,jobs}
+	install -m 0755 /bin/busybox "$root/bin/busybox"
+	for f in $(/bin/busybox --list-full); do
+		[ -e "$root/$f" ] || ln -s /bin/busybox "$root/$f"
+	done
+	copy_with_libs "$root" /usr/bin/cyclictest
+	install -m 0755 "$GUEST/init" "$root/init"
+	install -m 0644 "$GUEST/slb-lib.sh" "$root/lib/slb-lib.sh"
+	install -m 0644 "$GUEST"/jobs/*.sh "$root/jobs/"
+	for d in "$@"; do
+		for f in "$d"/*; do
+			[ -f "$f" ] || continue
+			case $f in
+			*.ko) install -m 0644 "$f" "$root/lib/modules/" ;;
+			*) install -m 0755 "$f" "$root/bin/" ;;
+			esac
+		done
+	done
+	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 >"$out.tmp"
+	mv "$out.tmp" "$out"
+	say "initramfs ready: $out ($(du -h "$out" | cut -f1))"
+	echo "$out"
+}
+
+main "$@"

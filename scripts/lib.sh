@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for the build and run scripts: where the cache lives, how
+# inputs are hashed into cache keys, and one style of progress and errors.
+# Sourced, never run.
+
+SLB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SLB_CACHE=${SLB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splitlock-bench}
+SLB_PROG=${SLB_PROG:-$(basename "$0")}
+
+# Progress lines go to stderr so that stdout stays machine-readable.
+say() { printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$SLB_PROG" "$*" >&2; }
+die() { printf '%s: error: %s\n' "$SLB_PROG" "$*" >&2; exit 1; }
+usage_error() { printf '%s: %s\n' "$SLB_PROG" "$*" >&2; exit 2; }
+
+# hash_inputs ARG...: a short key over files (name and content) and strings.
+hash_inputs() {
+	local a
+	for a in "$@"; do
+		if [ -f "$a" ]; then
+			printf 'F %s\n' "${a#"$SLB_ROOT"/}"
+			cat "$a"
+		else
+			printf 'S %s\n' "$a"
+		fi
+	done | sha256sum | cut -c1-16
+}
+
+# series_files DIR: the patches named by DIR/series, in order, one per line.
+series_files() {
+	local dir=$1 line
+	[ -f "$dir/series" ] || return 0
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=$(printf '%s' "$line" | tr -d '[:space:]')
+		[ -n "$line" ] || continue
+		[ -f "$dir/$line" ] || die "$dir/series names '$line', which does not exist"
+		printf '%s\n' "$dir/$line"
+	done <"$dir/series"
+}
+
+# run_logged LOG CMD...: run CMD with output in LOG (or on the terminal with
+# V=1); on failure show the log's tail and stop.
+run_logged() {
+	local log=$1
+	shift
+	if [ "${V:-0}" = 1 ]; then
+		"$@" 2>&1 | tee -a "$log"
+		[ "${PIPESTATUS[0]}" = 0 ] && return 0
+	elif "$@" >>"$log" 2>&1; then
+		return 0
+	else
+		tail -n 40 "$log" >&2
+	fi
+	die "failed: $* (full log: $log)"
+}
+
+# with_heartbeat SECONDS LABEL CMD...: run CMD, printing LABEL and the elapsed
+# time every SECONDS so that long steps show they are alive.
+with_heartbeat() {
+	local every=$1 label=$2 start pid rc
+	shift 2
+	start=$(date +%s)
+	"$@" &
+	pid=$!
+	while ! wait_timeout "$pid" "$every"; do
+		say "$label: $(($(date +%s) - start)) s elapsed"
+	done
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
+# wait_timeout PID SECONDS: true once PID has exited, false after SECONDS.
+wait_timeout() {
+	local pid=$1 n=$(($2 * 10))
+	while [ "$n" -gt 0 ]; do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	! kill -0 "$pid" 2>/dev/null
+}

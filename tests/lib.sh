@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Test helpers for tests/tNNNN-*.sh, sourced by each test script (run by
+# tests/run-tests.sh). Results are TAP lines numbered across all scripts;
+# the counters live in $T_STATE so that run-tests.sh can total them.
+#   t_ok DESC CMD...        pass when CMD succeeds; its output is shown on failure
+#   t_skip DESC REASON      a counted skip
+#   t_prereq NAME           true when prerequisite NAME holds (see below)
+#   t_boot DIR ARGS...      bench/run-guest.sh -o DIR ARGS...; outcome in DIR
+# Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel.
+set -u
+T_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${T_STATE:?run tests through tests/run-tests.sh}"
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/slb-test.XXXXXX")
+trap 'rm -rf "$T_TMP"' EXIT
+HOSTBIN=$T_ROOT/build/host
+GUESTBIN=$T_ROOT/build/guest
+
+_t_next() {
+	local n
+	n=$(($(cat "$T_STATE/n") + 1))
+	echo "$n" >"$T_STATE/n"
+	echo "$n"
+}
+
+_t_count() { echo $(($(cat "$T_STATE/$1") + 1)) >"$T_STATE/$1"; }
+
+t_ok() {
+	local desc=$1 out n
+	shift
+	n=$(_t_next)
+	if out=$("$@" 2>&1); then
+		echo "ok $n - $desc"
+		_t_count pass
+	else
+		echo "not ok $n - $desc"
+		[ -z "$out" ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+		_t_count fail
+	fi
+}
+
+t_skip() {
+	echo "ok $(_t_next) - $1 # SKIP $2"
+	_t_count skip
+}
+
+# Prerequisites: guest (kernel, initramfs and an emulator exist).
+t_prereq() {
+	case $1 in
+	guest) [ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] &&
+		command -v "${SLB_QEMU:-qemu-system-x86_64}" >/dev/null &&
+		[ -f "$("$T_ROOT/scripts/build-kernel.sh" --path)/.done" ] ;;
+	*) echo "t_prereq: unknown prerequisite $1" >&2; return 1 ;;
+	esac
+}
+
+# t_boot DIR ARGS...: boot a guest; the outcome word lands in DIR.outcome.
+t_boot() {
+	local dir=$1
+	shift
+	"$T_ROOT/bench/run-guest.sh" -o "$dir" "$@" >"$dir.outcome" 2>"$dir.stderr"
+	true
+}
+
+# t_outcome DIR WORD: the boot in DIR ended with WORD.
+t_outcome() {
+	local got
+	got=$(cat "$1.outcome" 2>/dev/null)
+	[ "$got" = "$2" ] && return 0
+	echo "outcome '$got', expected '$2'"
+	cat "$1.stderr" 2>/dev/null
+	tail -n 15 "$1/console.log" 2>/dev/null
+	return 1
+}
+
+# t_fact DIR KEY VALUE: facts.txt from the guest has KEY=VALUE.
+t_fact() {
+	grep -qx "$2=$3" "$1/files/facts.txt" && return 0
+	echo "facts.txt: wanted $2=$3, got: $(grep "^$2=" "$1/files/facts.txt" 2>/dev/null || echo missing)"
+	return 1
+}
+
+# t_unit PROGRAM: run a C unit test printing "ok - ..." / "not ok - ..." lines.
+t_unit() {
+	local line rc
+	"$@" >"$T_TMP/unit.out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) echo "ok $(_t_next) - ${line#ok - }"; _t_count pass ;;
+		"not ok - "*) echo "not ok $(_t_next) - ${line#not ok - }"; _t_count fail ;;
+		*) echo "#   $line" ;;
+		esac
+	done <"$T_TMP/unit.out"
+	[ "$rc" = 0 ] || t_ok "$1 exited 0" false
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# C unit tests of the host-side libraries: output framing and histograms.
+. "$(dirname "$0")/lib.sh"
+t_unit "$HOSTBIN/test-frame"
+t_unit "$HOSTBIN/test-hist"

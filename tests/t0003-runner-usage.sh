@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/run-guest.sh refuses bad input with exit 2 and a message naming the
+# bad value, before starting anything; it never reuses an existing outdir.
+. "$(dirname "$0")/lib.sh"
+RG=$T_ROOT/bench/run-guest.sh
+
+refuses() { # refuses WORD ARGS...: exit 2 and stderr mentions WORD
+	local word=$1 rc
+	shift
+	SLB_INITRD=/dev/null "$RG" "$@" >"$T_TMP/o" 2>"$T_TMP/e"
+	rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; cat "$T_TMP/e"; return 1; }
+	grep -q -- "$word" "$T_TMP/e" || { echo "stderr does not name '$word':"; cat "$T_TMP/e"; return 1; }
+}
+
+t_ok "--help exits 0" "$RG" --help
+t_ok "missing --outdir" refuses outdir -n smoke
+t_ok "--smp 1 (nothing to isolate)" refuses "'1'\|--smp 1" -o "$T_TMP/a" -n smoke --smp 1
+t_ok "--smp abc" refuses abc -o "$T_TMP/a" -n smoke --smp abc
+t_ok "--isolate 2 with --smp 2" refuses "isolate 2" -o "$T_TMP/a" -n smoke --smp 2 --isolate 2
+t_ok "--timeout -5" refuses -- -5 -o "$T_TMP/a" -n smoke -t -5
+t_ok "unknown built-in job" refuses nosuchjob -o "$T_TMP/a" -n nosuchjob
+t_ok "job file that does not exist" refuses "$T_TMP/nojob" -o "$T_TMP/a" -j "$T_TMP/nojob"
+mkdir "$T_TMP/exists"
+t_ok "existing outdir is not overwritten" refuses exists -o "$T_TMP/exists" -n smoke
+t_ok "refused runs created no outdir" test ! -e "$T_TMP/a"

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests of cyclictest histogram parsing and percentiles (bench/lib/hist.c). */
+#include "lib/hist.h"
+#include "check.h"
+
+#include <string.h>
+
+static int parse(const char *text, struct hist *h)
+{
+	char err[128] = "";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc = hist_parse(f, h, err, sizeof(err));
+
+	fclose(f);
+	return rc;
+}
+
+int main(void)
+{
+	struct hist h, pool = { .min_us = -1, .max_us = -1 };
+	struct hist_stats s;
+	char text[65536];
+	size_t n = 0;
+
+	/* 1000 samples: 10..19 us, 100 each; one thread. */
+	n += (size_t)sprintf(text + n, "# Histogram\n");
+	for (int b = 10; b < 20; b++)
+		n += (size_t)sprintf(text + n, "%06d %06d\n", b, 100);
+	sprintf(text + n, "# Total: 000001000\n# Min Latencies: 00010\n# Avg Latencies: 00014\n"
+		"# Max Latencies: 00019\n# Histogram Overflows: 00000\n");
+	CHECK(parse(text, &h) == 0, "uniform histogram parses");
+	hist_stats(&h, &s);
+	CHECK(s.samples == 1000 && h.total == 1000, "1000 samples counted, total line read");
+	CHECK(s.min_us == 10 && s.max_us == 19, "min 10 and max 19 (got %ld, %ld)", s.min_us, s.max_us);
+	CHECK(s.p50 == 14, "p50 is 14 us (got %ld)", s.p50);
+	CHECK(s.p90 == 18, "p90 is 18 us (got %ld)", s.p90);
+	CHECK(s.p99 == 19 && s.p999 == 19, "p99 and p99.9 are 19 us");
+	CHECK(s.avg_us > 14.49 && s.avg_us < 14.51, "avg from buckets is 14.5 (got %.2f)", s.avg_us);
+
+	CHECK(hist_add(&pool, &h) == 0 && hist_add(&pool, &h) == 0 && pool.samples == 2000,
+	      "pooling two reps doubles the samples");
+	hist_stats(&pool, &s);
+	CHECK(s.p50 == 14 && s.max_us == 19, "pooled percentiles equal the reps'");
+	hist_free(&pool);
+	hist_free(&h);
+
+	/* Two threads, overflow beyond the last bucket: max from the summary. */
+	CHECK(parse("000001 000010 000000\n000002 000000 000089\n# Total: 000000050 000000050\n"
+		    "# Max Latencies: 00003 05000\n# Histogram Overflows: 00000 00001\n", &h) == 0,
+	      "two-thread histogram with an overflow parses");
+	hist_stats(&h, &s);
+	CHECK(h.threads == 2 && s.samples == 99 && s.overflows == 1, "threads pooled, overflow counted");
+	CHECK(s.max_us == 5000, "max comes from the summary line when it overflowed (got %ld)", s.max_us);
+	CHECK(s.p999 == 5000 && s.p99 == 2, "p99.9 falls in the overflow, p99 does not (got %ld, %ld)", s.p999, s.p99);
+	hist_free(&h);
+
+	CHECK(parse("000001 abc\n", &h) == -1, "a non-numeric count is rejected");
+	CHECK(parse("# only comments\n", &h) == -1, "a file without histogram lines is rejected");
+	CHECK_EXIT();
+}
