@@ -9,7 +9,7 @@ SHELL := /bin/bash
 CC      ?= gcc
 CFLAGS  ?= -O2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-LDLIBS  += -lm
+LDLIBS  += -lm -lpthread
 
 VCPUS   ?= 2
 BUILD   := build
@@ -28,13 +28,13 @@ KERNEL_DIR = $(shell scripts/build-kernel.sh --path)
 QEMU_BIN   = $(shell scripts/build-qemu.sh --path)
 INITRD     = $(shell cat $(BUILD)/initramfs.path 2>/dev/null)
 
-HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist
-GUEST_PROGS := $(GUESTBIN)/slb-frame
-UNIT_TESTS  := $(HOSTBIN)/test-frame $(HOSTBIN)/test-hist
+HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-summary
+GUEST_PROGS := $(GUESTBIN)/slb-frame $(GUESTBIN)/slb-msr $(GUESTBIN)/slb-trapmatrix $(GUESTBIN)/slb-load
+UNIT_TESTS  := $(HOSTBIN)/test-frame $(HOSTBIN)/test-hist $(HOSTBIN)/test-splitaddr
 
-LIB_SRCS := bench/lib/frame.c bench/lib/hist.c
+LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/kv.c
 
-.PHONY: all help deps kernel qemu initramfs shell smoke test unit-test guest-test bench clean
+.PHONY: all help deps bench bench-qemu checkpatch kernel kmod qemu initramfs shell smoke test unit-test guest-test bench clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
 
@@ -46,7 +46,9 @@ help:
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
 	@echo "make shell      boot into an interactive guest shell"
 	@echo "make test       host unit tests and guest tests (TAP)"
-	@echo "make bench      the study (see README.md)"
+	@echo "make checkpatch style-check the kernel and QEMU series"
+	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
+	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL)"
 	@echo "variables: VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
 deps:
@@ -73,9 +75,20 @@ kernel:
 qemu:
 	$(Q)scripts/build-qemu.sh >/dev/null
 
+# The kernel-mode split-lock test module, built against the cached kernel.
+KMOD := $(BUILD)/modules/slb_ksplit.ko
+kmod: kernel
+	$(Q)$(MAKE) --no-print-directory $(KMOD) KERNEL_STAMP=$(KERNEL_DIR)/.done
+
+$(KMOD): tests/kmod/slb_ksplit.c tests/kmod/Kbuild $(KERNEL_STAMP)
+	@[ "$(V)" = 1 ] || echo "  KMOD    $@"
+	$(Q)rm -rf $(BUILD)/kmod && mkdir -p $(BUILD)/kmod $(BUILD)/modules && cp tests/kmod/* $(BUILD)/kmod/
+	$(Q)$(MAKE) -s -C $(KERNEL_DIR)/build M=$(abspath $(BUILD)/kmod) modules $(if $(filter 1,$(V)),,>$(BUILD)/kmod/build.log 2>&1) || { cat $(BUILD)/kmod/build.log; exit 1; }
+	$(Q)cp $(BUILD)/kmod/slb_ksplit.ko $@
+
 # The initramfs path goes into build/initramfs.path for the run targets.
-initramfs: $(GUEST_PROGS) | $(GUESTBIN)
-	$(Q)scripts/build-initramfs.sh $(GUESTBIN) >$(BUILD)/initramfs.path
+initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
+	$(Q)scripts/build-initramfs.sh $(GUESTBIN) $(BUILD)/modules >$(BUILD)/initramfs.path
 
 RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS)
 
@@ -88,10 +101,29 @@ shell: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(RUN_GUEST) -n shell -i -o "$$d/run"
 
+# The study. Defaults finish in about 10 minutes on 2 cores once built.
+SCENARIOS ?=
+DURATION  ?= 15
+REPS      ?= 3
+INTERVAL  ?= 1000
+STUDY_ARGS = --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
+	--vcpus "$(VCPUS)" --interval "$(INTERVAL)"
+bench:
+	$(Q)bench/study.sh --validate $(STUDY_ARGS)
+	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/study.sh $(STUDY_ARGS)
+
+# Benchmark: patched vs stock QEMU when detection is unused; emulated split-lock cost.
+bench-qemu: all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/qemu-cost.sh $(REPS)
+
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 
 test: all kernel qemu initramfs $(UNIT_TESTS)
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) tests/run-tests.sh
+
+checkpatch: kernel qemu
+	$(Q)scripts/checkpatch.sh
 
 clean:
 	rm -rf $(BUILD)

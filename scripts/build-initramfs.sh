@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build the guest initramfs: busybox-static, cyclictest with its shared
-# libraries, our static guest programs and modules, /init and the built-in
+# Build the guest initramfs: busybox-static, cyclictest and stress-ng with
+# their shared libraries, our static guest programs and modules, /init and the built-in
 # jobs. Cached by a hash of everything that goes in.
 #
 #   build-initramfs.sh EXTRA_DIR...   build if needed, print the image path
@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 GUEST=$SLB_ROOT/bench/guest
-HOST_PROGS=(/bin/busybox /usr/bin/cyclictest)
+HOST_PROGS=(/bin/busybox /usr/bin/cyclictest /usr/bin/stress-ng)
 
 inputs() {
 	local d
@@ -34,9 +34,11 @@ main() {
 	local key out root f
 	command -v busybox >/dev/null || [ -x /bin/busybox ] || die "busybox-static missing: run 'make deps'"
 	[ -x /usr/bin/cyclictest ] || die "rt-tests (cyclictest) missing: run 'make deps'"
+	[ -x /usr/bin/stress-ng ] || die "stress-ng missing: run 'make deps'"
 	# shellcheck disable=SC2046
 	key=$(hash_inputs $(inputs "$@") "busybox=$(dpkg-query -W -f='${Version}' busybox-static)" \
-		"rt-tests=$(dpkg-query -W -f='${Version}' rt-tests)")
+		"rt-tests=$(dpkg-query -W -f='${Version}' rt-tests)" \
+		"stress-ng=$(dpkg-query -W -f='${Version}' stress-ng)")
 	out=$SLB_CACHE/initramfs-$key.cpio.gz
 	if [ -f "$out" ]; then
 		say "initramfs up to date: $out"
@@ -52,6 +54,7 @@ main() {
 		[ -e "$root/$f" ] || ln -s /bin/busybox "$root/$f"
 	done
 	copy_with_libs "$root" /usr/bin/cyclictest
+	copy_with_libs "$root" /usr/bin/stress-ng
 	install -m 0755 "$GUEST/init" "$root/init"
 	install -m 0644 "$GUEST/slb-lib.sh" "$root/lib/slb-lib.sh"
 	install -m 0644 "$GUEST"/jobs/*.sh "$root/jobs/"
@@ -67,6 +70,7 @@ main() {
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 >"$out.tmp"
 	mv "$out.tmp" "$out"
+	prune_cache initramfs "$out"
 	say "initramfs ready: $out ($(du -h "$out" | cut -f1))"
 	echo "$out"
 }

@@ -18,10 +18,12 @@ kernel_dir() {
 	local ver
 	ver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||
 		die "$PKG is not installed: run 'make deps'"
+	# What decides the output: sources, patches, config, this script (not
+	# lib.sh, whose helpers only report progress).
 	# shellcheck disable=SC2046
 	echo "$SLB_CACHE/kernel-$(hash_inputs "$PKG=$ver" "$SLB_ROOT"/rt-config/*.config \
 		"$SLB_ROOT/patch/linux/series" $(series_files "$SLB_ROOT/patch/linux") \
-		"$0" "$SLB_ROOT/scripts/lib.sh")"
+		"$SLB_ROOT/scripts/build-kernel.sh")"
 }
 
 # check_fragments CONFIG FRAGMENT...: every option a fragment sets must be in
@@ -82,6 +84,7 @@ main() {
 	say "building bzImage and modules with -j$jobs (about 5 min on 2 cores; log: $log)"
 	with_heartbeat 30 "kernel build" run_logged "$log" "${mk[@]}" -j"$jobs" bzImage modules
 	touch "$dir/.done"
+	prune_cache kernel "$dir"
 	say "kernel ready: $dir/build/arch/x86/boot/bzImage"
 	echo "$dir"
 }

@@ -50,10 +50,12 @@ source_version() {
 }
 
 qemu_dir() {
+	# What decides the output: sources, patches, config, this script (not
+	# lib.sh, whose helpers only report progress).
 	# shellcheck disable=SC2046
 	echo "$SLB_CACHE/qemu-$(hash_inputs "qemu=$(source_version)" \
 		"$SLB_ROOT/patch/qemu/series" $(series_files "$SLB_ROOT/patch/qemu") \
-		"$0" "$SLB_ROOT/scripts/lib.sh")"
+		"$SLB_ROOT/scripts/build-qemu.sh")"
 }
 
 main() {
@@ -96,6 +98,7 @@ main() {
 	say "building qemu-system-x86_64 (about 3.5 min on 2 cores; log: $log)"
 	with_heartbeat 30 "qemu build" run_logged "$log" ninja -C "$dir/build" qemu-system-x86_64
 	touch "$dir/.done"
+	prune_cache qemu "$dir"
 	say "qemu ready: $dir/build/qemu-system-x86_64"
 	echo "$dir/build/qemu-system-x86_64"
 }

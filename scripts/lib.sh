@@ -80,3 +80,12 @@ wait_timeout() {
 	done
 	! kill -0 "$pid" 2>/dev/null
 }
+
+# prune_cache PREFIX CURRENT: keep CURRENT and the newest other
+# $SLB_CACHE/PREFIX-* entry (so that switching back is fast); remove older
+# ones, which only take disk space.
+prune_cache() {
+	local prefix=$1 current=$2 old
+	old=$(ls -1dt "$SLB_CACHE/$prefix"-* 2>/dev/null | grep -vxF "$current" | tail -n +2)
+	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
+}

@@ -93,3 +93,28 @@ t_unit() {
 	done <"$T_TMP/unit.out"
 	[ "$rc" = 0 ] || t_ok "$1 exited 0" false
 }
+
+# t_job NAME <<'EOF' ... EOF: write a guest job script from stdin; prints
+# its path. It runs in the guest's /tmp/out; /init sends all files left
+# there (and dmesg.txt) back to the host.
+t_job() {
+	{
+		echo '. /lib/slb-lib.sh'
+		cat
+	} >"$T_TMP/$1.sh"
+	echo "$T_TMP/$1.sh"
+}
+
+# t_file_has DIR FILE PATTERN: the guest's FILE matches the grep PATTERN.
+t_file_has() {
+	grep -q -- "$3" "$1/files/$2" 2>/dev/null && return 0
+	echo "$2 lacks '$3':"
+	head -n 20 "$1/files/$2" 2>/dev/null || echo "($2 missing)"
+	return 1
+}
+
+# t_unit_file FILE: import "ok - ..." / "not ok - ..." lines as tests.
+t_unit_file() {
+	[ -f "$1" ] || { t_ok "results file $(basename "$1") arrived" false; return; }
+	t_unit cat "$1"
+}

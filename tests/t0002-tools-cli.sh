@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Command-line contract of the host tools and of slb-frame's host mode:
 # --help exits 0, bad usage exits 2, and a frame/unframe round trip through
-# files restores the bytes.
+# files restores the bytes; slb-load runs on the host in its aligned and
+# none modes only (a split lock here would bus-lock the machine).
 . "$(dirname "$0")/lib.sh"
 
 exit_is() { # exit_is CODE CMD...
@@ -13,7 +14,7 @@ exit_is() { # exit_is CODE CMD...
 	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want: $*"; return 1; }
 }
 
-for tool in "$HOSTBIN/slb-unframe" "$HOSTBIN/slb-hist" "$GUESTBIN/slb-frame"; do
+for tool in "$HOSTBIN/slb-unframe" "$HOSTBIN/slb-hist" "$GUESTBIN/slb-frame" "$GUESTBIN/slb-load" "$GUESTBIN/slb-msr"; do
 	t_ok "$(basename "$tool") --help exits 0" exit_is 0 "$tool" --help
 	t_ok "$(basename "$tool") --no-such-option exits 2" exit_is 2 "$tool" --no-such-option
 done
@@ -33,3 +34,30 @@ t_ok "100 kB of random bytes and a renamed file survive frame + unframe" roundtr
 head -c 50000 "$T_TMP/out.raw" >"$T_TMP/cut.raw"
 t_ok "output cut in half is reported incomplete (exit 1)" exit_is 1 "$HOSTBIN/slb-unframe" "$T_TMP/cut.raw"
 t_ok "a bad frame name is refused by slb-frame (exit 1)" exit_is 1 "$GUESTBIN/slb-frame" --stdout "$T_TMP/h.txt:../x"
+
+t_ok "slb-load --mode bogus exits 2" exit_is 2 "$GUESTBIN/slb-load" --mode bogus
+t_ok "slb-load --duration 0 exits 2" exit_is 2 "$GUESTBIN/slb-load" --duration 0
+t_ok "slb-load --on without --off exits 2" exit_is 2 "$GUESTBIN/slb-load" --on 5
+t_ok "slb-msr read with a bad MSR number exits 2" exit_is 2 "$GUESTBIN/slb-msr" read 0 0xzz
+aligned_run() {
+	"$GUESTBIN/slb-load" -m aligned -o xadd -s 8 -n 5000 -d 10 --json --stats "$T_TMP/st" >"$T_TMP/load.json" &&
+		jq -e '.ops == 5000 and .finished == true and .mode == "aligned" and .size == 8' "$T_TMP/load.json"
+}
+t_ok "aligned xadd run of 5000 ops reports 5000 ops as JSON" aligned_run
+t_ok "--report reads the stats file back" sh -c "'$GUESTBIN/slb-load' --report '$T_TMP/st' --json | jq -e '.ops == 5000'"
+rate_run() {
+	"$GUESTBIN/slb-load" -m none -r 200 -d 0.5 --json >"$T_TMP/rate.json" &&
+		jq -e '.ops >= 50 and .ops <= 101' "$T_TMP/rate.json"
+}
+t_ok "--rate 200 for 0.5 s does at most 101 ops" rate_run
+duty_run() {
+	"$GUESTBIN/slb-load" -m none -r 1000 --on 50 --off 150 -d 0.8 --json >"$T_TMP/duty.json" &&
+		jq -e '.ops >= 80 and .ops <= 260' "$T_TMP/duty.json"
+}
+t_ok "--on 50 --off 150 runs about a quarter of the time" duty_run
+addr_check() {
+	"$GUESTBIN/slb-load" --print-addr -s 8 >"$T_TMP/addr" &&
+		grep -q '^split .* crosses 1$' "$T_TMP/addr" && grep -q '^aligned .* crosses 0$' "$T_TMP/addr" &&
+		grep -q '^inline .* crosses 0$' "$T_TMP/addr"
+}
+t_ok "--print-addr: split crosses a line, aligned and inline do not" addr_check

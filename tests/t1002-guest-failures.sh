@@ -29,7 +29,7 @@ t_boot "$d" -j "$(job trunc 'printf "@@SLB-BEGIN hist.txt 5000 1@@\nabc" | slb-f
 t_ok "output cut short is reported as truncated" t_outcome "$d" truncated
 
 d=$T_TMP/fail
-t_boot "$d" -j "$(job fail 'echo partial >x.txt; slb-frame x.txt; exit 3')" -t 120
+t_boot "$d" -j "$(job fail 'echo partial >x.txt; exit 3')" -t 120
 t_ok "a job exiting 3 is reported as job-failed" t_outcome "$d" job-failed
 t_ok "its exit status 3 is recorded" grep -q '"job_status": 3' "$d/outcome.json"
 t_ok "its output still arrived" grep -qx partial "$d/files/x.txt"

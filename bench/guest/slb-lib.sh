@@ -59,3 +59,41 @@ slb_cyclictest() {
 		-h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
 		>cyclictest.out 2>&1
 }
+
+# slb_sld_counters FILE: the kernel's split-lock trap counters (patch/linux
+# 0005) as key=value lines; "absent=1" without them.
+slb_sld_counters() {
+	d=/sys/kernel/debug/x86/split_lock
+	if [ -d "$d" ]; then
+		for k in traps warned killed; do echo "$k=$(cat "$d/$k")"; done
+		echo "last=$(cat "$d/last")"
+	else
+		echo "absent=1"
+	fi >"$1"
+}
+
+# slb_sld_reset: zero the split-lock trap counters, if present.
+slb_sld_reset() {
+	[ -d /sys/kernel/debug/x86/split_lock ] || return 0
+	echo 0 >/sys/kernel/debug/x86/split_lock/traps
+	echo 0 >/sys/kernel/debug/x86/split_lock/warned
+	echo 0 >/sys/kernel/debug/x86/split_lock/killed
+}
+
+# slb_run_load NAME ARGS...: run slb-load ARGS, recording NAME.json (its
+# output), NAME.report.json (progress, also after a SIGBUS) and NAME.fate:
+# "completed", "sigbus" (killed by SIGBUS, as detection intends) or
+# "exit N".
+slb_run_load() {
+	n=$1
+	shift
+	slb-load --json --stats "/tmp/$n.stats" "$@" >"$n.json" 2>"$n.err"
+	rc=$?
+	case $rc in
+	0) echo completed ;;
+	135) echo sigbus ;;
+	*) echo "exit $rc" ;;
+	esac >"$n.fate"
+	slb-load --json --report "/tmp/$n.stats" >"$n.report.json" 2>>"$n.err"
+	return 0
+}

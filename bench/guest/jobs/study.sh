@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Study job: one scenario x rep. bench/study.sh ships a prelude that sets
+# SLB_DURATION (s), SLB_WARMUP (s), SLB_INTERVAL (us), SLB_LOAD and
+# SLB_SYSCTLS, then sources this file. cyclictest starts first on the
+# isolated vCPU(s); after the warm-up the load runs on every housekeeping
+# vCPU until the end. Left in ./ for the host: facts, sysctls, interrupts
+# before and after, cyclictest histogram and JSON, the load's output and
+# fate, the kernel's split-lock counters.
+. /lib/slb-lib.sh
+: "${SLB_DURATION:?}" "${SLB_WARMUP:?}" "${SLB_INTERVAL:?}" "${SLB_LOAD:?}"
+
+for s in $SLB_SYSCTLS; do
+	sysctl -w "$s" >>sysctls.txt 2>&1 || echo "failed: $s" >>sysctls.txt
+done
+slb_sld_reset
+slb_facts >facts.txt
+cat /proc/interrupts >interrupts.before
+
+iso=$(slb_isolated_cpus)
+hk=
+for c in $(seq 0 $(($(grep -c '^processor' /proc/cpuinfo) - 1))); do
+	case ",$(echo "$iso" | sed 's/\([0-9]*\)-\([0-9]*\)/\1,\2/')," in
+	*,"$c",*) ;;
+	*) hk=${hk:+$hk,}$c ;;
+	esac
+done
+nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
+echo "housekeeping=$hk" >>facts.txt
+
+slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000 &
+ct=$!
+sleep "$SLB_WARMUP"
+loaddur=$((SLB_DURATION - SLB_WARMUP))
+case $SLB_LOAD in
+none)
+	echo none >load.fate
+	sleep "$loaddur"
+	;;
+slb-load:*)
+	set -- $(echo "${SLB_LOAD#slb-load:}" | tr ':' ' ')
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -d "$loaddur"
+	;;
+stress-ng:lockbus)
+	stress-ng --lockbus "$nhk" --taskset "$hk" -t "${loaddur}s" --metrics-brief >load.out 2>&1
+	rc=$?
+	case $rc in 0) echo completed ;; *) echo "exit $rc" ;; esac >load.fate
+	;;
+*)
+	echo "unknown load $SLB_LOAD" >load.fate
+	;;
+esac
+wait "$ct"
+ctrc=$?
+cat /proc/interrupts >interrupts.after
+slb_sld_counters sld_counters.txt
+exit $ctrc

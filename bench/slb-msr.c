@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * slb-msr: read or write a model-specific register through
+ * /dev/cpu/N/msr (guest tool; needs CONFIG_X86_MSR and root). A register
+ * that does not exist makes the kernel's rdmsr/wrmsr fault with #GP, which
+ * the msr driver reports as EIO: slb-msr then says "absent" and exits 1.
+ *
+ *   slb-msr read CPU MSR          prints the value in hex
+ *   slb-msr write CPU MSR VALUE
+ *
+ * Exit status: 0 done, 1 failed (absent register, no driver), 2 usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: slb-msr read CPU MSR | slb-msr write CPU MSR VALUE\n"
+		"Access MSR (e.g. 0x33) of CPU through /dev/cpu/CPU/msr.\n\n"
+		"  -h, --help   this text\n\n"
+		"Exit status: 0 done, 1 failed (EIO: the MSR does not exist), 2 usage error.\n");
+}
+
+static int parse_u64(const char *what, const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || !*s || *end) {
+		fprintf(stderr, "slb-msr: %s '%s' is not a number (decimal or 0x hex)\n", what, s);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t cpu, msr, val = 0;
+	int c, fd, writing;
+	char path[64];
+	ssize_t n;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		usage(stderr);
+		return 2;
+	}
+	argv += optind;
+	argc -= optind;
+	if (argc < 1 || (strcmp(argv[0], "read") && strcmp(argv[0], "write"))) {
+		fprintf(stderr, "slb-msr: command must be 'read' or 'write'\n");
+		return 2;
+	}
+	writing = !strcmp(argv[0], "write");
+	if (argc != (writing ? 4 : 3)) {
+		usage(stderr);
+		return 2;
+	}
+	if (parse_u64("CPU", argv[1], &cpu) || parse_u64("MSR", argv[2], &msr) ||
+	    (writing && parse_u64("VALUE", argv[3], &val)))
+		return 2;
+	snprintf(path, sizeof(path), "/dev/cpu/%" PRIu64 "/msr", cpu);
+	fd = open(path, writing ? O_WRONLY : O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "slb-msr: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	n = writing ? pwrite(fd, &val, sizeof(val), (off_t)msr) : pread(fd, &val, sizeof(val), (off_t)msr);
+	if (n != (ssize_t)sizeof(val)) {
+		int e = n < 0 ? errno : EIO;
+
+		fprintf(stderr, "slb-msr: %s MSR 0x%" PRIx64 " on CPU %" PRIu64 ": %s%s\n",
+			writing ? "write" : "read", msr, cpu, strerror(e),
+			e == EIO ? " (absent, or a reserved bit: #GP)" : "");
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	if (!writing)
+		printf("0x%" PRIx64 "\n", val);
+	return 0;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * slb-trapmatrix: guest test of the emulated split-lock detection. Runs
+ * every LOCKed read-modify-write form (and XCHG, implicitly locked) at
+ * each operand size on an aligned operand, one misaligned inside a cache
+ * line, and one crossing a line, and checks against the architecture:
+ *   - with detection on, exactly the line-crossing ones raise #AC(0),
+ *     which Linux delivers as SIGBUS with si_code BUS_ADRALN;
+ *   - the fault points at the locked instruction and leaves memory as it
+ *     was;
+ *   - with detection off nothing traps; unlocked accesses never trap;
+ *   - CMPXCHG16B on a misaligned operand raises #GP (SIGSEGV) instead.
+ * Detection state is given with --detect on|off (what the boot asked for)
+ * and cross-checked with MSR_TEST_CTRL bit 29 where it can be read.
+ *
+ * Output: one "ok - ..." / "not ok - ..." line per case, then a summary.
+ * Exit status: 0 all cases as expected, 1 a mismatch, 2 usage error.
+ *
+ * Never run this on a real host with detection off: every crossing case
+ * is a real bus lock. It is built for the TCG guest.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define LINE 64
+
+/* Address of the instruction under test, stored by each case just before it runs. */
+uintptr_t slb_expected_rip;
+
+static sigjmp_buf jump;
+static volatile sig_atomic_t got_sig, got_code;
+static volatile uintptr_t got_rip;
+
+/*
+ * CASE(name, text): a function running the single instruction text on the
+ * operand at %rdi, after storing the instruction's address.
+ */
+#define CASE(name, text)                                                      \
+	static void name(void *p)                                             \
+	{                                                                     \
+		__asm__ volatile("lea 1f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
+				 "mov $1, %%ecx\n\t"                          \
+				 "xor %%edx, %%edx\n\t"                       \
+				 "xor %%ebx, %%ebx\n\t"                       \
+				 "1: " text "\n\t"                            \
+				 : : "D"(p) : "rax", "rbx", "rcx", "rdx",     \
+				   "memory", "cc");                           \
+	}
+
+#define CASE3(op, text_w, text_l, text_q) \
+	CASE(op##_2, text_w) CASE(op##_4, text_l) CASE(op##_8, text_q)
+
+CASE3(add, "lock addw $1, (%%rdi)", "lock addl $1, (%%rdi)", "lock addq $1, (%%rdi)")
+CASE3(adc, "lock adcw $1, (%%rdi)", "lock adcl $1, (%%rdi)", "lock adcq $1, (%%rdi)")
+CASE3(and, "lock andw $1, (%%rdi)", "lock andl $1, (%%rdi)", "lock andq $1, (%%rdi)")
+CASE3(or, "lock orw $1, (%%rdi)", "lock orl $1, (%%rdi)", "lock orq $1, (%%rdi)")
+CASE3(xor, "lock xorw $1, (%%rdi)", "lock xorl $1, (%%rdi)", "lock xorq $1, (%%rdi)")
+CASE3(sub, "lock subw $1, (%%rdi)", "lock subl $1, (%%rdi)", "lock subq $1, (%%rdi)")
+CASE3(sbb, "lock sbbw $1, (%%rdi)", "lock sbbl $1, (%%rdi)", "lock sbbq $1, (%%rdi)")
+CASE3(inc, "lock incw (%%rdi)", "lock incl (%%rdi)", "lock incq (%%rdi)")
+CASE3(dec, "lock decw (%%rdi)", "lock decl (%%rdi)", "lock decq (%%rdi)")
+CASE3(neg, "lock negw (%%rdi)", "lock negl (%%rdi)", "lock negq (%%rdi)")
+CASE3(not, "lock notw (%%rdi)", "lock notl (%%rdi)", "lock notq (%%rdi)")
+CASE3(bts, "lock btsw $1, (%%rdi)", "lock btsl $1, (%%rdi)", "lock btsq $1, (%%rdi)")
+CASE3(btr, "lock btrw $1, (%%rdi)", "lock btrl $1, (%%rdi)", "lock btrq $1, (%%rdi)")
+CASE3(btc, "lock btcw $1, (%%rdi)", "lock btcl $1, (%%rdi)", "lock btcq $1, (%%rdi)")
+CASE3(xadd, "lock xaddw %%cx, (%%rdi)", "lock xaddl %%ecx, (%%rdi)", "lock xaddq %%rcx, (%%rdi)")
+CASE3(cmpxchg, "lock cmpxchgw %%cx, (%%rdi)", "lock cmpxchgl %%ecx, (%%rdi)", "lock cmpxchgq %%rcx, (%%rdi)")
+CASE3(xchg, "xchgw %%cx, (%%rdi)", "xchgl %%ecx, (%%rdi)", "xchgq %%rcx, (%%rdi)")
+CASE3(unlocked_add, "addw $1, (%%rdi)", "addl $1, (%%rdi)", "addq $1, (%%rdi)")
+CASE(cmpxchg8b_8, "lock cmpxchg8b (%%rdi)")
+CASE(cmpxchg16b_16, "lock cmpxchg16b (%%rdi)")
+
+struct insn {
+	const char *name;
+	int size;
+	void (*fn)(void *);
+	int locked;
+};
+
+#define ROW3(op, locked) \
+	{ #op, 2, op##_2, locked }, { #op, 4, op##_4, locked }, { #op, 8, op##_8, locked }
+
+static const struct insn insns[] = {
+	ROW3(add, 1), ROW3(adc, 1), ROW3(and, 1), ROW3(or, 1), ROW3(xor, 1),
+	ROW3(sub, 1), ROW3(sbb, 1), ROW3(inc, 1), ROW3(dec, 1), ROW3(neg, 1),
+	ROW3(not, 1), ROW3(bts, 1), ROW3(btr, 1), ROW3(btc, 1), ROW3(xadd, 1),
+	ROW3(cmpxchg, 1), ROW3(xchg, 1),
+	{ "cmpxchg8b", 8, cmpxchg8b_8, 1 },
+	{ "cmpxchg16b", 16, cmpxchg16b_16, 1 },
+	ROW3(unlocked_add, 0),
+};
+
+enum place { ALIGNED, INLINE, SPLIT };
+static const char *const place_name[] = { "aligned", "inline", "split" };
+
+enum result { NONE, AC, GP, OTHER };
+static const char *const result_name[] = { "no trap", "#AC (SIGBUS/BUS_ADRALN)", "#GP (SIGSEGV)", "other signal" };
+
+static void on_signal(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+
+	got_sig = sig;
+	got_code = si->si_code;
+	got_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	siglongjmp(jump, 1);
+}
+
+/* Run fn(p); returns the signal it raised, 0 if none. */
+static __attribute__((noinline)) int run_one(void (*fn)(void *), void *p)
+{
+	got_sig = 0;
+	if (!sigsetjmp(jump, 1))
+		fn(p);
+	return got_sig;
+}
+
+/* Operand address for a placement: the line at buf + LINE is the target. */
+static unsigned char *operand(unsigned char *buf, int size, enum place pl)
+{
+	switch (pl) {
+	case ALIGNED: return buf + LINE;
+	case INLINE: return buf + LINE + 1;                /* misaligned, same line */
+	default: return buf + 2 * LINE - size / 2;         /* straddles the boundary */
+	}
+}
+
+static enum result expected(const struct insn *in, enum place pl, int detect)
+{
+	if (in->size == 16 && pl != ALIGNED)
+		return GP;
+	return (detect && in->locked && pl == SPLIT) ? AC : NONE;
+}
+
+static int read_test_ctrl(int cpu, uint64_t *v)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, v, sizeof(*v), 0x33);
+	close(fd);
+	return n == (ssize_t)sizeof(*v) ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "detect", required_argument, NULL, 'd' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static unsigned char buf[4 * LINE] __attribute__((aligned(4096)));
+	struct sigaction sa;
+	unsigned char before[4 * LINE];
+	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0;
+	char *end;
+	uint64_t tc;
+	cpu_set_t one;
+
+	while ((c = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cpu = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || cpu < 0 || cpu >= CPU_SETSIZE) {
+				fprintf(stderr, "slb-trapmatrix: --cpu '%s' is not a CPU number\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			if (!strcmp(optarg, "on"))
+				detect = 1;
+			else if (!strcmp(optarg, "off"))
+				detect = 0;
+			else {
+				fprintf(stderr, "slb-trapmatrix: --detect '%s' is not on or off\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			printf("Usage: slb-trapmatrix --detect on|off [--cpu N]\n"
+			       "Check which LOCKed accesses raise #AC (see the source header).\n"
+			       "Exit status: 0 as expected, 1 mismatch, 2 usage error.\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (detect < 0) {
+		fprintf(stderr, "slb-trapmatrix: --detect on|off is required\n");
+		return 2;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		fprintf(stderr, "slb-trapmatrix: cannot run on CPU %d: %s\n", cpu, strerror(errno));
+		return 1;
+	}
+	if (read_test_ctrl(cpu, &tc) == 0) {
+		int on = !!(tc & (1ull << 29));
+
+		printf("%s - MSR_TEST_CTRL on CPU %d is 0x%llx: detection %s\n", on == detect ? "ok" : "not ok",
+		       cpu, (unsigned long long)tc, on ? "on" : "off");
+		bad += on != detect;
+	} else {
+		printf("# MSR_TEST_CTRL not readable (%s): absent or no msr driver\n", strerror(errno));
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+
+	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
+		for (enum place pl = ALIGNED; pl <= SPLIT; pl++) {
+			const struct insn *in = &insns[i];
+			unsigned char *p = operand(buf, in->size, pl);
+			enum result want = expected(in, pl, detect), got;
+			int rip_ok = 1, mem_ok = 1;
+
+			for (size_t k = 0; k < sizeof(buf); k++)
+				buf[k] = (unsigned char)(k * 7 + i);
+			memcpy(before, buf, sizeof(buf));
+			if (!run_one(in->fn, p))
+				got = NONE;
+			else if (got_sig == SIGBUS && got_code == BUS_ADRALN)
+				got = AC;
+			else if (got_sig == SIGSEGV)
+				got = GP;
+			else
+				got = OTHER;
+			if (got != NONE) {
+				rip_ok = got_rip == slb_expected_rip;
+				mem_ok = !memcmp(before, buf, sizeof(buf));
+			}
+			traps += got == AC;
+			n++;
+			if (got == want && rip_ok && mem_ok) {
+				printf("ok - %s%s size %d %s: %s\n", in->locked ? "lock " : "", in->name,
+				       in->size, place_name[pl], result_name[got]);
+			} else {
+				bad++;
+				printf("not ok - %s%s size %d %s: expected %s, got %s%s%s\n",
+				       in->locked ? "lock " : "", in->name, in->size, place_name[pl],
+				       result_name[want], result_name[got],
+				       rip_ok ? "" : ", RIP not at the instruction",
+				       mem_ok ? "" : ", memory changed by a faulting access");
+			}
+		}
+	}
+	printf("# CPU %d: %d cases, %d #AC traps, %d unexpected (detection %s)\n", cpu, n, traps, bad,
+	       detect ? "on" : "off");
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The study end to end on a tiny matrix (2 scenarios x 2 reps of 3 s): all
+# files present and parseable, summary consistent with the raw histograms,
+# the offender's fate recorded; an interrupted study leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+if ! t_prereq guest; then
+	t_skip "study tests" "no guest (make kernel qemu initramfs)"
+	exit 0
+fi
+res=$T_TMP/results
+"$T_ROOT/bench/study.sh" --scenarios baseline,split-on --duration 3 --reps 2 \
+	--results "$res" --id t >"$T_TMP/study.out" 2>&1
+rc=$?
+run=$res/t
+t_ok "2 scenarios x 2 reps complete (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
+t_ok "progress shows rep k/R and an ETA" grep -q '\[4/4\] split-on rep 2/2; elapsed .*ETA' "$T_TMP/study.out"
+t_ok "no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
+t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 3 and .emulated == true' "$run/manifest.json"
+t_ok "summary.json parses" jq -e '.scenarios | length == 2' "$run/summary.json"
+t_ok "summary.csv has a header and 6 rows" sh -c "[ \$(wc -l <'$run/summary.csv') = 7 ]"
+allfiles() {
+	local s r f
+	for s in baseline split-on; do
+		for r in 1 2; do
+			for f in console.log cmdline outcome.json rep.info files/hist.txt files/cyclictest.json files/dmesg.txt files/facts.txt files/interrupts.before files/interrupts.after files/sld_counters.txt; do
+				[ -s "$run/$s/rep$r/$f" ] || { echo "missing $s/rep$r/$f"; return 1; }
+			done
+			jq -e . "$run/$s/rep$r/files/cyclictest.json" >/dev/null || return 1
+		done
+		[ -s "$run/split-on/rep1/files/load.report.json" ] || { echo "missing load report"; return 1; }
+	done
+}
+t_ok "every run kept console, cmdline, histogram, JSON, dmesg, interrupts, counters" allfiles
+consistent() {
+	local s
+	for s in baseline split-on; do
+		"$HOSTBIN/slb-hist" --json "$run/$s"/rep1/files/hist.txt "$run/$s"/rep2/files/hist.txt >"$T_TMP/$s.h.json" || return 1
+		jq -e --slurpfile h "$T_TMP/$s.h.json" --arg s "$s" '
+			(.scenarios[] | select(.name == $s) | .pooled) as $p |
+			($h[0].histograms[-1]) as $q |
+			$p.samples == $q.samples and $p.p99_us == $q.p99_us and $p.p999_us == $q.p999_us and $p.max_us == $q.max_us' \
+			"$run/summary.json" || { echo "$s: summary differs from the raw histograms"; return 1; }
+	done
+}
+t_ok "pooled summary figures equal those recomputed from the raw histograms" consistent
+t_ok "split-on: the offender died of SIGBUS in both reps" jq -e '.scenarios[] | select(.name == "split-on") | .load_fates == "sigbus x2"' "$run/summary.json"
+t_ok "split-on: the kernel counted the kill" jq -e '[.scenarios[] | select(.name == "split-on") | .reps[].sld_killed] == [1, 1]' "$run/summary.json"
+t_ok "baseline: no load" jq -e '.scenarios[] | select(.name == "baseline") | .load_fates == "none x2"' "$run/summary.json"
+t_ok "results/latest points at the run" test "$(readlink "$res/latest")" = t
+
+# Interrupted: nothing kept, QEMU gone.
+env --default-signal=INT "$T_ROOT/bench/study.sh" --scenarios baseline --duration 30 --reps 1 \
+	--results "$res" --id int >"$T_TMP/int.out" 2>&1 &
+spid=$!
+for _ in $(seq 1 50); do grep -q '\[1/1\]' "$T_TMP/int.out" && break; sleep 0.2; done
+sleep 3
+kill -INT "$spid"
+wait "$spid"
+rc=$?
+t_ok "an interrupted study exits 130" test "$rc" = 130
+t_ok "... and leaves no run and no incomplete directory" sh -c "[ ! -e '$res/int' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null"
+t_ok "... and no QEMU of its own" sh -c "! pgrep -f '$res/.incomplete-int' >/dev/null"
+t_ok "... and the earlier run is untouched" jq -e . "$run/summary.json"
