@@ -28,13 +28,13 @@ KERNEL_DIR = $(shell scripts/build-kernel.sh --path)
 QEMU_BIN   = $(shell scripts/build-qemu.sh --path)
 INITRD     = $(shell cat $(BUILD)/initramfs.path 2>/dev/null)
 
-HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-summary
+HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-summary $(HOSTBIN)/slb-stats
 GUEST_PROGS := $(GUESTBIN)/slb-frame $(GUESTBIN)/slb-msr $(GUESTBIN)/slb-trapmatrix $(GUESTBIN)/slb-load
 UNIT_TESTS  := $(HOSTBIN)/test-frame $(HOSTBIN)/test-hist $(HOSTBIN)/test-splitaddr
 
-LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/kv.c
+LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/kv.c bench/lib/run.c bench/lib/stats.c
 
-.PHONY: all help deps bench bench-qemu checkpatch kernel kmod qemu initramfs shell smoke test unit-test guest-test bench clean
+.PHONY: all help deps bench bench-qemu checkpatch plots report compare kernel kmod qemu initramfs shell smoke test unit-test guest-test bench clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
 
@@ -46,6 +46,8 @@ help:
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
 	@echo "make shell      boot into an interactive guest shell"
 	@echo "make test       host unit tests and guest tests (TAP)"
+	@echo "make report RUN=<id>, make plots RUN=<id>   redo a stored run's report and plots"
+	@echo "make compare A=<id> B=<id>   per-scenario ratios B/A, significance, overlays"
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL)"
@@ -112,6 +114,18 @@ bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
 	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/study.sh $(STUDY_ARGS)
+
+# Redo the statistics, plots and report of a stored run; compare two runs.
+RESULTS := results
+run_dir = $(if $(wildcard $(1)/scenarios.list),$(1),$(RESULTS)/$(1))
+plots: all
+	$(Q)[ -n "$(RUN)" ] || { echo "make plots: RUN=<run-id> is required" >&2; exit 2; }
+	$(Q)bench/plots.sh $(call run_dir,$(RUN))
+report: all
+	$(Q)[ -n "$(RUN)" ] || { echo "make report: RUN=<run-id> is required" >&2; exit 2; }
+	$(Q)bench/report.sh $(call run_dir,$(RUN))
+compare: all
+	$(Q)bench/compare.sh "$(A)" "$(B)"
 
 # Benchmark: patched vs stock QEMU when detection is unused; emulated split-lock cost.
 bench-qemu: all kernel qemu initramfs

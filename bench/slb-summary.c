@@ -7,35 +7,13 @@
  *
  * Exit status: 0 done, 1 unreadable run directory, 2 usage error.
  */
-#include "lib/hist.h"
-#include "lib/kv.h"
+#include "lib/run.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define MAX_SCEN 64
-#define MAX_REPS 100
-
-struct rep {
-	int rep, have_hist;
-	struct kv info;
-	struct hist_stats st;
-};
-
-struct scen {
-	char name[64];
-	int nreps, good;
-	struct rep reps[MAX_REPS];
-	struct hist pooled;
-	struct hist_stats pst;
-	char fates[256];
-};
-
-static struct scen scens[MAX_SCEN];
-static int nscen;
+static struct run run;
 
 static void usage(FILE *out)
 {
@@ -46,65 +24,6 @@ static void usage(FILE *out)
 		"  -c, --csv    CSV, one row per rep and one 'pooled' row per scenario\n"
 		"  -h, --help   this text\n\n"
 		"Exit status: 0 done, 1 unreadable run directory, 2 usage error.\n");
-}
-
-/* Tally fates as "completed x2, sigbus x1". */
-static void add_fate(struct scen *s, const char *fate)
-{
-	char *p = strstr(s->fates, fate);
-	char buf[256];
-
-	if (p && (p == s->fates || p[-2] == ',') && !strncmp(p + strlen(fate), " x", 2)) {
-		int n = atoi(p + strlen(fate) + 2);
-		char *rest = strchr(p + strlen(fate) + 2, ',');
-
-		snprintf(buf, sizeof(buf), "%.*s%s x%d%s", (int)(p - s->fates), s->fates, fate, n + 1,
-			 rest ? rest : "");
-		snprintf(s->fates, sizeof(s->fates), "%s", buf);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%s%s%s x1", s->fates, *s->fates ? ", " : "", fate);
-	snprintf(s->fates, sizeof(s->fates), "%s", buf);
-}
-
-static int load_scenario(const char *dir, struct scen *s)
-{
-	char path[4096], err[256];
-
-	s->pooled = (struct hist){ .min_us = -1, .max_us = -1, .avg_us = -1 };
-	for (int r = 1; r <= MAX_REPS; r++) {
-		struct rep *rp = &s->reps[s->nreps];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s/rep%d/rep.info", dir, s->name, r);
-		if (kv_read(path, &rp->info))
-			break;
-		rp->rep = r;
-		s->nreps++;
-		add_fate(s, kv_get(&rp->info, "load_fate", "unknown"));
-		snprintf(path, sizeof(path), "%s/%s/rep%d/files/hist.txt", dir, s->name, r);
-		f = fopen(path, "r");
-		if (f && strcmp(kv_get(&rp->info, "outcome", ""), "ok") == 0) {
-			struct hist h;
-
-			if (!hist_parse(f, &h, err, sizeof(err))) {
-				hist_stats(&h, &rp->st);
-				rp->have_hist = 1;
-				if (hist_add(&s->pooled, &h)) {
-					fclose(f);
-					return -1;
-				}
-				s->good++;
-				hist_free(&h);
-			} else {
-				fprintf(stderr, "slb-summary: %s: %s\n", path, err);
-			}
-		}
-		if (f)
-			fclose(f);
-	}
-	hist_stats(&s->pooled, &s->pst);
-	return 0;
 }
 
 static void json_stats(const struct hist_stats *st)
@@ -118,8 +37,8 @@ static void json_stats(const struct hist_stats *st)
 static void print_json(const char *dir)
 {
 	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": true,\n  \"scenarios\": [\n", dir);
-	for (int i = 0; i < nscen; i++) {
-		struct scen *s = &scens[i];
+	for (int i = 0; i < run.nscen; i++) {
+		struct run_scen *s = &run.scen[i];
 
 		printf("    {\"name\": \"%s\", \"reps_total\": %d, \"reps_ok\": %d, \"load_fates\": \"%s\",\n",
 		       s->name, s->nreps, s->good, s->fates);
@@ -127,7 +46,7 @@ static void print_json(const char *dir)
 		json_stats(&s->pst);
 		printf("},\n     \"reps\": [\n");
 		for (int r = 0; r < s->nreps; r++) {
-			struct rep *rp = &s->reps[r];
+			struct run_rep *rp = &s->reps[r];
 
 			printf("       {\"rep\": %d, \"outcome\": \"%s\", \"load_fate\": \"%s\", \"load_ops\": %lld, "
 			       "\"load_end_ms\": %s, \"sld_traps\": %lld, \"sld_warned\": %lld, \"sld_killed\": %lld",
@@ -141,7 +60,7 @@ static void print_json(const char *dir)
 			}
 			printf("}%s\n", r + 1 < s->nreps ? "," : "");
 		}
-		printf("     ]}%s\n", i + 1 < nscen ? "," : "");
+		printf("     ]}%s\n", i + 1 < run.nscen ? "," : "");
 	}
 	printf("  ]\n}\n");
 }
@@ -162,8 +81,8 @@ static void csv_row(const char *name, const char *rep, const struct kv *info, co
 static void print_csv(void)
 {
 	printf("scenario,rep,outcome,load_fate,load_ops,sld_traps,samples,min_us,avg_us,p50_us,p90_us,p99_us,p999_us,max_us,overflows\n");
-	for (int i = 0; i < nscen; i++) {
-		struct scen *s = &scens[i];
+	for (int i = 0; i < run.nscen; i++) {
+		struct run_scen *s = &run.scen[i];
 		char rep[16];
 
 		for (int r = 0; r < s->nreps; r++) {
@@ -179,8 +98,8 @@ static void print_text(void)
 	printf("latency on the isolated vCPU, us of emulated time (QEMU TCG), pooled over good reps\n");
 	printf("%-22s %5s %10s %8s %7s %7s %8s %8s %6s  %s\n", "scenario", "ok", "samples", "avg", "p50",
 	       "p99", "p99.9", "max", "ovfl", "load fate");
-	for (int i = 0; i < nscen; i++) {
-		struct scen *s = &scens[i];
+	for (int i = 0; i < run.nscen; i++) {
+		struct run_scen *s = &run.scen[i];
 
 		printf("%-22s %2d/%-2d %10llu %8.1f %7ld %7ld %8ld %8ld %6llu  %s\n", s->name, s->good, s->nreps,
 		       (unsigned long long)s->pst.samples, s->pst.avg_us, s->pst.p50, s->pst.p99, s->pst.p999,
@@ -197,8 +116,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, fmt = 0;
-	char path[4096], line[64];
-	FILE *f;
+	char err[512];
 
 	while ((c = getopt_long(argc, argv, "jch", opts, NULL)) != -1) {
 		switch (c) {
@@ -212,30 +130,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/scenarios.list", argv[optind]);
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "slb-summary: %s: %s (not a study run directory?)\n", path, strerror(errno));
+	if (run_load(argv[optind], &run, err, sizeof(err))) {
+		fprintf(stderr, "slb-summary: %s\n", err);
 		return 1;
 	}
-	while (fgets(line, sizeof(line), f) && nscen < MAX_SCEN) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!*line)
-			continue;
-		snprintf(scens[nscen].name, sizeof(scens[nscen].name), "%s", line);
-		if (load_scenario(argv[optind], &scens[nscen])) {
-			fprintf(stderr, "slb-summary: out of memory\n");
-			fclose(f);
-			return 1;
-		}
-		nscen++;
-	}
-	fclose(f);
 	if (fmt == 1)
 		print_json(argv[optind]);
 	else if (fmt == 2)
 		print_csv();
 	else
 		print_text();
+	run_free(&run);
 	return 0;
 }

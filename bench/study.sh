@@ -144,6 +144,8 @@ done
 "$SUMMARY" "$tmp" >"$tmp/summary.txt"
 mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
 ln -sfn "$id" "$results/latest"
+"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||
+	say "warning: the report of $id failed; the results are kept (make report RUN=$id)"
 say "run $id complete in $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s: $results/$id"
 cat "$results/$id/summary.txt"
 [ "$json" = 0 ] || printf '{"run_id": "%s", "dir": "%s"}\n' "$id" "$results/$id"

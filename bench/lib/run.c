@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Study run directory reader; see run.h. */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tally fates as "completed x2, sigbus x1", in order of first appearance. */
+static void add_fate(struct run_scen *s, const char *fate)
+{
+	char names[8][64];
+	int counts[8], n = 0, i;
+	char *save = NULL, *tok, copy[256];
+
+	snprintf(copy, sizeof(copy), "%s", s->fates);
+	for (tok = strtok_r(copy, ",", &save); tok && n < 8; tok = strtok_r(NULL, ",", &save)) {
+		char *x = strrchr(tok, 'x');
+
+		while (*tok == ' ')
+			tok++;
+		if (!x || x == tok)
+			continue;
+		snprintf(names[n], sizeof(names[n]), "%.*s", (int)(x - tok - 1), tok);
+		counts[n++] = atoi(x + 1);
+	}
+	for (i = 0; i < n && strcmp(names[i], fate); i++)
+		;
+	if (i == n && n < 8) {
+		snprintf(names[n], sizeof(names[n]), "%s", fate);
+		counts[n++] = 0;
+	}
+	if (i < n)
+		counts[i]++;
+	s->fates[0] = '\0';
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(s->fates);
+
+		snprintf(s->fates + len, sizeof(s->fates) - len, "%s%s x%d", i ? ", " : "", names[i], counts[i]);
+	}
+}
+
+static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errlen)
+{
+	char path[4096], perr[256];
+
+	s->reps = calloc(RUN_MAX_REPS, sizeof(*s->reps));
+	s->good_hists = calloc(RUN_MAX_REPS, sizeof(*s->good_hists));
+	if (!s->reps || !s->good_hists) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->pooled = (struct hist){ .min_us = -1, .max_us = -1, .avg_us = -1 };
+	for (int r = 1; r <= RUN_MAX_REPS; r++) {
+		struct run_rep *rp = &s->reps[s->nreps];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/rep%d/rep.info", dir, s->name, r);
+		if (kv_read(path, &rp->info))
+			break;
+		rp->rep = r;
+		s->nreps++;
+		add_fate(s, kv_get(&rp->info, "load_fate", "unknown"));
+		if (strcmp(kv_get(&rp->info, "outcome", ""), "ok"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/rep%d/files/hist.txt", dir, s->name, r);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (hist_parse(f, &rp->h, perr, sizeof(perr))) {
+			fprintf(stderr, "warning: %s: %s (rep not pooled)\n", path, perr);
+		} else {
+			hist_stats(&rp->h, &rp->st);
+			rp->have_hist = 1;
+			s->good_hists[s->good++] = rp->h;
+			if (hist_add(&s->pooled, &rp->h)) {
+				fclose(f);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+		fclose(f);
+	}
+	hist_stats(&s->pooled, &s->pst);
+	return 0;
+}
+
+int run_load(const char *dir, struct run *r, char *err, size_t errlen)
+{
+	char path[4096], line[64];
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/scenarios.list", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s (not a study run directory?)", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && r->nscen < RUN_MAX_SCEN) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line)
+			continue;
+		snprintf(r->scen[r->nscen].name, sizeof(r->scen[0].name), "%s", line);
+		if (load_scen(dir, &r->scen[r->nscen++], err, errlen)) {
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (!r->nscen) {
+		snprintf(err, errlen, "%s lists no scenario", path);
+		return -1;
+	}
+	return 0;
+}
+
+void run_free(struct run *r)
+{
+	for (int i = 0; i < r->nscen; i++) {
+		struct run_scen *s = &r->scen[i];
+
+		for (int k = 0; s->reps && k < s->nreps; k++)
+			hist_free(&s->reps[k].h);
+		free(s->reps);
+		free(s->good_hists);
+		hist_free(&s->pooled);
+	}
+	r->nscen = 0;
+}
+
+struct run_scen *run_find(struct run *r, const char *name)
+{
+	for (int i = 0; i < r->nscen; i++)
+		if (!strcmp(r->scen[i].name, name))
+			return &r->scen[i];
+	return NULL;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reader of a study run directory (bench/study.sh): scenarios.list, and
+ * per scenario rep1, rep2, ... each with rep.info (scripts/rep-info.sh)
+ * and files/hist.txt. Reps whose guest run was not ok, or whose histogram
+ * is missing or malformed, are kept but not pooled ("good" counts the
+ * pooled ones).
+ */
+#ifndef SLB_RUN_H
+#define SLB_RUN_H
+
+#include "hist.h"
+#include "kv.h"
+
+#define RUN_MAX_SCEN 64
+#define RUN_MAX_REPS 100
+
+struct run_rep {
+	int rep, have_hist;
+	struct kv info;
+	struct hist h;
+	struct hist_stats st;
+};
+
+struct run_scen {
+	char name[64];
+	int nreps, good;
+	struct run_rep *reps;
+	struct hist *good_hists;	/* the pooled reps' histograms (copies of reps[].h) */
+	struct hist pooled;
+	struct hist_stats pst;
+	char fates[256];		/* "sigbus x2, completed x1" */
+};
+
+struct run {
+	int nscen;
+	struct run_scen scen[RUN_MAX_SCEN];
+};
+
+/* 0, or -1 with a message in err. */
+int run_load(const char *dir, struct run *r, char *err, size_t errlen);
+void run_free(struct run *r);
+
+/* The scenario called name, or NULL. */
+struct run_scen *run_find(struct run *r, const char *name);
+
+#endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Write a study run's report (make report RUN=...): RUN/report.md with the
+# setup, the summary table, the comparisons, the verdict sentences computed
+# by slb-stats from the data, the plots and the caveats of emulated time.
+# Draws the plots first (bench/plots.sh), which also writes RUN/stats.json.
+set -uo pipefail
+SLB_PROG=report
+. "$(dirname "$0")/../scripts/lib.sh"
+run=${1:-}
+[ -n "$run" ] || usage_error "usage: report.sh RUNDIR"
+[ -f "$run/scenarios.list" ] || usage_error "'$run' is not a study run directory (no scenarios.list)"
+"$SLB_ROOT/bench/plots.sh" "$run" || exit 1
+st=$run/stats.json
+m=$run/manifest.json
+[ -f "$m" ] || echo '{}' >"$m.missing"
+mf=$m
+[ -f "$m" ] || mf=$m.missing
+{
+	echo "# Split-lock latency study: run $(basename "$run")"
+	echo
+	echo "**Emulated:** every latency below is QEMU TCG time on a host without"
+	echo "split-lock hardware. Read the ratios and who dies, not the microseconds."
+	echo
+	echo "## Setup"
+	echo
+	jq -r '
+		"- date: \(.date // "?"); host: \(.host.cpu // "?"), \(.host.cores // "?") cores",
+		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
+		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
+		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, load after \(.params.warmup_s // "?") s; \(.params.reps // "?") reps per scenario, interleaved",
+		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options"' "$mf"
+	echo
+	echo "## Scenarios"
+	echo
+	echo "| scenario | kernel options | load | sysctls |"
+	echo "| --- | --- | --- | --- |"
+	while read -r s; do
+		awk -F'|' -v n="$s" '{ g = $1; gsub(/ /, "", g) } g == n {
+			for (i = 2; i <= 4; i++) { gsub(/^ +| +$/, "", $i); if ($i == "") $i = "-" }
+			printf "| %s | `%s` | %s | %s |\n", n, $2, $3, $4 }' "$run/scenarios.conf" 2>/dev/null
+	done <"$run/scenarios.list"
+	echo
+	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"
+	echo
+	echo "| scenario | ok reps | samples | avg | p50 | p99 (95 % CI) | p99.9 (95 % CI) | max | overflows | load fate |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) (\(.p99_ci[0])-\(.p99_ci[1])) | \(.p999_us) (\(.p999_ci[0])-\(.p999_ci[1])) | \(.max_us) | \(.overflows) | \(.load_fates) |"' "$st"
+	echo
+	echo "## Comparisons"
+	echo
+	echo "| ratio | avg | p99 (95 % CI) | p99.9 (95 % CI) | Mann-Whitney p | significant (p < 0.05) |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	jq -r '.comparisons[] | "| \(.label) | x\(.ratio_avg) | x\(.ratio_p99) (\(.ratio_p99_ci[0])-\(.ratio_p99_ci[1])) | x\(.ratio_p999) (\(.ratio_p999_ci[0])-\(.ratio_p999_ci[1])) | \(.mw_p) | \(if .significant then "yes" else "no" end) |"' "$st"
+	echo
+	echo "Method: $(jq -r '.method.ci' "$st"); $(jq -r '.method.test' "$st")."
+	echo
+	echo "## Verdict"
+	echo
+	jq -r '.verdicts[] | "- \(.)"' "$st"
+	echo
+	echo "## Plots"
+	echo
+	echo "![overlay](plots/overlay.png) ![tail](plots/ccdf.png) ![max per rep](plots/maxrep.png)"
+	echo
+	while read -r s; do
+		[ -f "$run/plots/hist-$s.png" ] && echo "- $s: [PNG](plots/hist-$s.png), [SVG](plots/hist-$s.svg)"
+	done <"$run/scenarios.list"
+	echo
+	echo "## Caveats"
+	echo
+	echo "The guest runs under QEMU TCG: its clock is real, but every instruction is"
+	echo "emulated, and an emulated split lock stops all vCPUs (MTTCG's exclusive"
+	echo "path) for about a microsecond of host time, not a real bus lock. What carries"
+	echo "over to hardware: the ratios between scenarios measured side by side, and who"
+	echo "dies (detection kills the offender at its first split lock, or warns and slows"
+	echo "it). What does not: absolute microseconds, and the cost of a misaligned"
+	echo "atomic inside one cache line, which TCG also serialises while hardware does not."
+} >"$run/report.md.tmp"
+rm -f "$m.missing"
+mv "$run/report.md.tmp" "$run/report.md"
+say "written: $run/report.md"

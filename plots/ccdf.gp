@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Percentile plot: fraction of samples above each latency (1 - CDF, log y),
+# so that p99 and p99.9 read off at 1e-2 and 1e-3. Needs common.gp's variables.
+load "plots/common.gp"
+set title sprintf("latency tail (1 - CDF), %s, run %s", emul, run) noenhanced
+set xlabel "latency (us, emulated time)"
+set ylabel "fraction of samples above (log)"
+set logscale y
+set format y "1e%T"
+set arrow 1 from graph 0, first 1e-2 to graph 1, first 1e-2 nohead dashtype 3
+set arrow 2 from graph 0, first 1e-3 to graph 1, first 1e-3 nohead dashtype 3
+plot for [s in names] datadir."/".s.".ccdf" using 1:2 with lines linewidth 2 title s noenhanced

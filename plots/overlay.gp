@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# All scenarios' pooled histograms on the same axes. Needs common.gp's variables.
+load "plots/common.gp"
+set title sprintf("latency histograms, all scenarios, %s, run %s", emul, run) noenhanced
+set xlabel "latency (us, emulated time)"
+set ylabel "samples (log)"
+set logscale y
+set yrange [0.8:*]
+plot for [s in names] datadir."/".s.".hist" using 1:2 with steps linewidth 2 title s noenhanced
