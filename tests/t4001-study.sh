@@ -60,5 +60,6 @@ wait "$spid"
 rc=$?
 t_ok "an interrupted study exits 130" test "$rc" = 130
 t_ok "... and leaves no run and no incomplete directory" sh -c "[ ! -e '$res/int' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null"
-t_ok "... and no QEMU of its own" sh -c "! pgrep -f '$res/.incomplete-int' >/dev/null"
+no_qemu() { ! pgrep -f -- "$res/.incomplete-int" >/dev/null; }
+t_ok "... and no QEMU of its own" no_qemu
 t_ok "... and the earlier run is untouched" jq -e . "$run/summary.json"
