@@ -49,11 +49,11 @@ mf=$m
 	echo
 	echo "## Comparisons"
 	echo
-	echo "| ratio | avg | p99 (95 % CI) | p99.9 (95 % CI) | Mann-Whitney p | significant (p < 0.05) |"
+	echo "| ratio | avg | p99 (95 % CI) | p99.9 (95 % CI) | Mann-Whitney p | significant |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	jq -r '.comparisons[] | "| \(.label) | x\(.ratio_avg) | x\(.ratio_p99) (\(.ratio_p99_ci[0])-\(.ratio_p99_ci[1])) | x\(.ratio_p999) (\(.ratio_p999_ci[0])-\(.ratio_p999_ci[1])) | \(.mw_p) | \(if .significant then "yes" else "no" end) |"' "$st"
 	echo
-	echo "Method: $(jq -r '.method.ci' "$st"); $(jq -r '.method.test' "$st")."
+	echo "Method: $(jq -r '.method.ci' "$st"); $(jq -r '.method.test' "$st"); significant: $(jq -r '.method.significant' "$st")."
 	echo
 	echo "## Verdict"
 	echo

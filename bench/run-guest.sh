@@ -49,11 +49,6 @@ outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFA
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0
 
-number() { # number NAME VALUE MIN MAX
-	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
-	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1 $2 is out of range (allowed: $3 to $4)"
-}
-
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
 	-- "$@") || exit 2
@@ -89,12 +84,12 @@ elif [ -n "$jobname" ]; then
 	[ -f "$SLB_ROOT/bench/guest/jobs/$jobname.sh" ] ||
 		usage_error "--job-name '$jobname' is not a built-in job (allowed: $(cd "$SLB_ROOT/bench/guest/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' '))"
 fi
-number --smp "$smp" 2 8
-number --isolate "$isolate" 1 $((smp - 1))
-number --threads "$threads" 1 2
+check_number --smp "$smp" 2 8
+check_number --isolate "$isolate" 1 $((smp - 1))
+check_number --threads "$threads" 1 2
 [ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
-number --memory "$mem" 128 16384
-number --timeout "$timeout" 0 86400
+check_number --memory "$mem" 128 16384
+check_number --timeout "$timeout" 0 86400
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
 [ -f "$kernel" ] || usage_error "--kernel '$kernel' does not exist (run 'make kernel')"
 [ -n "$initrd" ] || usage_error "--initrd is required (or set SLB_INITRD; 'make initramfs' builds one)"

@@ -9,6 +9,7 @@
  * Exit status: 0 sent, 1 error (file unreadable, port unavailable), 2 usage.
  */
 #include "lib/frame.h"
+#include "lib/io.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -51,28 +52,6 @@ static FILE *open_port(void)
 	return fopencookie(NULL, "w", io);
 }
 
-static unsigned char *read_all(FILE *f, size_t *len)
-{
-	unsigned char *buf = NULL, *nb;
-	size_t cap = 0, n = 0, r;
-
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	*len = n;
-	return buf;
-}
-
 static int send_file(FILE *out, char *spec)
 {
 	char *colon = strrchr(spec, ':');
@@ -94,7 +73,7 @@ static int send_file(FILE *out, char *spec)
 		fprintf(stderr, "slb-frame: cannot read %s: %s\n", spec, strerror(errno));
 		return -1;
 	}
-	data = read_all(in, &len);
+	data = read_stream(in, &len);
 	fclose(in);
 	if (!data) {
 		fprintf(stderr, "slb-frame: out of memory reading %s\n", spec);
@@ -144,7 +123,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (raw) {
 		size_t len;
-		unsigned char *data = read_all(stdin, &len);
+		unsigned char *data = read_stream(stdin, &len);
 
 		err = !data || fwrite(data, 1, len, out) != len || fflush(out);
 		free(data);

@@ -8,6 +8,7 @@
  * Exit status: 0 complete, 1 incomplete or I/O error, 2 usage error.
  */
 #include "lib/frame.h"
+#include "lib/io.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,30 +31,13 @@ static void usage(FILE *out)
 static unsigned char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n = 0, r;
+	unsigned char *buf;
 
 	if (!f)
 		return NULL;
-	do {
-		if (n == cap) {
-			unsigned char *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
+	buf = read_stream(f, len);
 	fclose(f);
-	*len = n;
-	return buf ? buf : malloc(1);
+	return buf;
 }
 
 static int write_file(const char *dir, const struct frame_file *f, const unsigned char *buf)

@@ -42,10 +42,6 @@ all_scenarios() { sed -n 's/^\([a-z0-9][a-z0-9-]*\) *|.*/\1/p' "$SCENARIO_FILE";
 field() { # field NAME N: column N (1-based) of scenario NAME, trimmed
 	awk -F'|' -v n="$1" -v f="$2" '{ g = $1; gsub(/ /, "", g) } g == n { v = $f; gsub(/^ +| +$/, "", v); print v }' "$SCENARIO_FILE"
 }
-number() { # number NAME VALUE MIN MAX
-	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
-	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
-}
 
 opts=$(getopt -n study -o s:d:r:v:i:w:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help -- "$@") || exit 2
 eval set -- "$opts"
@@ -66,12 +62,12 @@ while true; do
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
-number DURATION "$duration" 3 3600
-number REPS "$reps" 1 100
+check_number DURATION "$duration" 3 3600
+check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
-number VCPUS "$vcpus" 2 8
-number INTERVAL "$interval" 100 100000
-number WARMUP "$warmup" 0 $((duration - 1))
+check_number VCPUS "$vcpus" 2 8
+check_number INTERVAL "$interval" 100 100000
+check_number WARMUP "$warmup" 0 $((duration - 1))
 [ -n "$scenarios" ] || scenarios=$(all_scenarios | tr '\n' ' ')
 list=()
 for s in $(echo "$scenarios" | tr ',' ' '); do
@@ -88,9 +84,20 @@ SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
 
 mkdir -p "$results" || die "cannot create $results"
+# A study killed outright (SIGKILL, power loss) cannot clean up: remove
+# what such a run left, once its process is gone.
+for stale in "$results"/.incomplete-*; do
+	[ -d "$stale" ] || continue
+	pid=$(cat "$stale/.pid" 2>/dev/null)
+	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		say "removing $stale, left by a study that did not finish"
+		rm -rf "$stale"
+	fi
+done
 tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
+echo $$ >"$tmp/.pid"
 rgpid=
 abort() {
 	[ -z "$rgpid" ] || { kill -TERM "$rgpid" 2>/dev/null; wait "$rgpid" 2>/dev/null; }
@@ -142,6 +149,7 @@ done
 	die "summary failed: $(cat "$tmp/summary.err") (partial run kept in $tmp)"
 "$SUMMARY" --csv "$tmp" >"$tmp/summary.csv"
 "$SUMMARY" "$tmp" >"$tmp/summary.txt"
+rm -f "$tmp/.pid"
 mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
 ln -sfn "$id" "$results/latest"
 "$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||

@@ -12,6 +12,13 @@ say() { printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$SLB_PROG" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$SLB_PROG" "$*" >&2; exit 1; }
 usage_error() { printf '%s: %s\n' "$SLB_PROG" "$*" >&2; exit 2; }
 
+# check_number NAME VALUE MIN MAX: a usage error (exit 2) naming NAME and
+# VALUE unless VALUE is a whole number from MIN to MAX.
+check_number() {
+	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
+	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
+}
+
 # hash_inputs ARG...: a short key over files (name and content) and strings.
 hash_inputs() {
 	local a

@@ -16,9 +16,9 @@ refuses() { # refuses WORD ARGS...: exit 2 and stderr mentions WORD
 
 t_ok "--help exits 0" "$RG" --help
 t_ok "missing --outdir" refuses outdir -n smoke
-t_ok "--smp 1 (nothing to isolate)" refuses "'1'\|--smp 1" -o "$T_TMP/a" -n smoke --smp 1
+t_ok "--smp 1 (nothing to isolate)" refuses "--smp=1 is out of range" -o "$T_TMP/a" -n smoke --smp 1
 t_ok "--smp abc" refuses abc -o "$T_TMP/a" -n smoke --smp abc
-t_ok "--isolate 2 with --smp 2" refuses "isolate 2" -o "$T_TMP/a" -n smoke --smp 2 --isolate 2
+t_ok "--isolate 2 with --smp 2" refuses "--isolate=2 is out of range" -o "$T_TMP/a" -n smoke --smp 2 --isolate 2
 t_ok "--timeout -5" refuses -- -5 -o "$T_TMP/a" -n smoke -t -5
 t_ok "unknown built-in job" refuses nosuchjob -o "$T_TMP/a" -n nosuchjob
 t_ok "job file that does not exist" refuses "$T_TMP/nojob" -o "$T_TMP/a" -j "$T_TMP/nojob"

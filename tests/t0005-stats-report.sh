@@ -34,7 +34,7 @@ t_ok "noharm run: decision says no latency reason" has_verdict noharm '^Decision
 "$FAKE" "$T_TMP/uncured" baseline:100:10:3:none aligned:100:10:3:completed \
 	split-off:100:60:3:completed split-on:100:60:3:sigbus:0
 "$STATS" "$T_TMP/uncured" >"$T_TMP/uncured.json"
-t_ok "uncured run: 'stayed above baseline ... significant'" has_verdict uncured 'stayed above baseline.*, significant\.$'
+t_ok "uncured run: 'stayed above baseline ... significantly higher'" has_verdict uncured 'stayed above baseline.*, significantly higher\.$'
 t_ok "uncured run: decision says investigate" has_verdict uncured '^Decision: detection killed the offender but latency did not return'
 
 # Run "survived": the offender is not killed.
