@@ -9,13 +9,16 @@ if ! t_prereq guest; then
 	exit 0
 fi
 res=$T_TMP/results
+# What a study killed outright would leave; the next study removes it.
+mkdir -p "$res/.incomplete-stale"
+echo 999999999 >"$res/.incomplete-stale/.pid"
 "$T_ROOT/bench/study.sh" --scenarios baseline,split-on --duration 3 --reps 2 \
 	--results "$res" --id t >"$T_TMP/study.out" 2>&1
 rc=$?
 run=$res/t
 t_ok "2 scenarios x 2 reps complete (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
 t_ok "progress shows rep k/R and an ETA" grep -q '\[4/4\] split-on rep 2/2; elapsed .*ETA' "$T_TMP/study.out"
-t_ok "no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
+t_ok "no incomplete directory is left (a stale one was removed)" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 3 and .emulated == true' "$run/manifest.json"
 t_ok "summary.json parses" jq -e '.scenarios | length == 2' "$run/summary.json"
 t_ok "summary.csv has a header and 6 rows" sh -c "[ \$(wc -l <'$run/summary.csv') = 7 ]"
