@@ -19,7 +19,8 @@ SLB_PROG=run-guest
 usage() {
 	cat <<USAGE
 Usage: run-guest.sh -o DIR (-j FILE | -n NAME) [options]
-Boot the guest, run one job, write DIR/{console.log,output.raw,files/,outcome.json}.
+Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
+(and output.raw, the undecoded channel, when its output was incomplete).
 
   -o, --outdir DIR      results directory; must not exist yet
   -j, --job FILE        shell script to run in the guest (passed via fw_cfg)
@@ -164,6 +165,9 @@ elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 frc=$?
 job_status=$(sed -n 's/.*"job_status": *\(-\{0,1\}[0-9]*\).*/\1/p' "$outdir/frames.json")
 panic_line=$(grep -m1 -o 'Kernel panic - not syncing.*' "$outdir/console.log" 2>/dev/null | tr -d '\000-\037"\\')
+
+# The raw channel is kept only where it helps: when decoding failed.
+[ "$frc" -ne 0 ] || rm -f "$outdir/output.raw"
 
 if [ "$timed_out" = 1 ]; then
 	outcome=timeout

@@ -17,4 +17,11 @@ for k in traps warned killed; do
 	v=$(sed -n "s/^$k=//p" "$f/sld_counters.txt" 2>/dev/null)
 	echo "sld_$k=${v:--1}"
 done
+# cyclictest's completed periods against those asked for (the job's
+# duration / interval): fewer means the isolated vCPU was starved.
+cycles=$(val "$f/cyclictest.json" '.thread["0"].cycles')
+echo "ct_cycles=${cycles:--1}"
+dur=$(sed -n 's/.*SLB_DURATION=\([0-9]*\).*/\1/p' "$d.job" 2>/dev/null)
+int=$(sed -n 's/.*SLB_INTERVAL=\([0-9]*\).*/\1/p' "$d.job" 2>/dev/null)
+if [ -n "$dur" ] && [ -n "$int" ]; then echo "ct_expected=$((dur * 1000000 / int))"; else echo "ct_expected=-1"; fi
 echo "hist=$([ -s "$f/hist.txt" ] && echo "$f/hist.txt" || echo none)"

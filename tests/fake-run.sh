@@ -3,22 +3,24 @@
 # Make a synthetic study run directory for tests of the statistics, plots
 # and report: histograms drawn from known distributions, no guest needed.
 #   fake-run.sh DIR SPEC...
-# SPEC is NAME:BASE:SCALE:REPS:FATE[:OPS[:TRAPS]]: REPS reps of 20000
-# samples, latency = BASE + exponential(SCALE) us, seeded by NAME and rep
-# (so equal specs give identical histograms), load fate FATE.
+# SPEC is NAME:BASE:SCALE:REPS:FATE[:OPS[:TRAPS[:CYCLES%]]]: REPS reps of
+# 20000 samples, latency = BASE + exponential(SCALE) us, seeded by rep (so
+# equal specs give identical histograms), load fate FATE, cyclictest having
+# completed CYCLES% (default 100) of its periods.
 set -eu
 dir=$1
 shift
 mkdir -p "$dir"
 : >"$dir/scenarios.list"
 for spec in "$@"; do
-	IFS=: read -r name base scale reps fate ops traps <<<"$spec"
+	IFS=: read -r name base scale reps fate ops traps pct <<<"$spec"
 	echo "$name" >>"$dir/scenarios.list"
 	for r in $(seq 1 "$reps"); do
 		d=$dir/$name/rep$r
 		mkdir -p "$d/files"
-		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_warned=0\nsld_killed=%s\n' \
-			"$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" >"$d/rep.info"
+		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_warned=0\nsld_killed=%s\nct_cycles=%s\nct_expected=20000\n' \
+			"$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" \
+			$((200 * ${pct:-100})) >"$d/rep.info"
 		awk -v base="$base" -v scale="$scale" -v seed="$r" -v n=20000 '
 			BEGIN {
 				srand(seed)

@@ -11,7 +11,7 @@ cp_conf() { cp "$T_ROOT/rt-config/scenarios.conf" "$1/"; }
 
 # Run "harm": split-off 6x the spread of the others; detection cures it.
 "$FAKE" "$T_TMP/harm" baseline:100:10:3:none aligned:100:10:3:completed \
-	split-off:100:60:3:completed split-on:100:10:3:sigbus:0
+	split-off:100:60:3:completed:0:0:25 split-on:100:10:3:sigbus:0
 "$STATS" "$T_TMP/harm" >"$T_TMP/harm.json"
 cmpf() { jq -e --arg l "$2" ".comparisons[] | select(.label == \$l) | $3" "$T_TMP/$1.json"; }
 t_ok "identical histograms: not significant, p = 1, ratio 1" cmpf harm "aligned / baseline" '.significant == false and .mw_p == 1 and .ratio_p999 == 1'
@@ -22,6 +22,8 @@ has_verdict() { jq -e --arg re "$2" '[.verdicts[] | test($re)] | any' "$T_TMP/$1
 t_ok "harm run: 'raised p99.9 ... over the aligned control'" has_verdict harm '^Split locks .* raised p99.9 latency .* x[0-9.]+ \(95 % CI'
 t_ok "harm run: offender died of SIGBUS, latency within noise of baseline" has_verdict harm 'died of SIGBUS in 3 of 3 reps.*stayed within noise of baseline.*not significant'
 t_ok "harm run: decision is to enable detection" has_verdict harm '^Decision: split locks harm'
+t_ok "harm run: cyclictest starved to 25 % of its periods is called out" has_verdict harm 'completed 25 % of its periods .*aligned control: 100 %.*starved it'
+t_ok "noharm-like cycles: 100 % everywhere is 'not starved'" sh -c "'$T_ROOT/tests/fake-run.sh' '$T_TMP/full' aligned:100:10:2:completed split-off:100:10:2:completed && '$STATS' '$T_TMP/full' | jq -e '[.verdicts[] | test(\"it was not starved\")] | any'"
 
 # Run "noharm": split-off like aligned.
 "$FAKE" "$T_TMP/noharm" baseline:100:10:3:none aligned:100:10:3:completed \

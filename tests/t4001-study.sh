@@ -50,6 +50,10 @@ t_ok "pooled summary figures equal those recomputed from the raw histograms" con
 t_ok "split-on: the offender died of SIGBUS in both reps" jq -e '.scenarios[] | select(.name == "split-on") | .load_fates == "sigbus x2"' "$run/summary.json"
 t_ok "split-on: the kernel counted the kill" jq -e '[.scenarios[] | select(.name == "split-on") | .reps[].sld_killed] == [1, 1]' "$run/summary.json"
 t_ok "baseline: no load" jq -e '.scenarios[] | select(.name == "baseline") | .load_fates == "none x2"' "$run/summary.json"
+cycles() { grep -qx 'ct_expected=3000' "$run/baseline/rep1/rep.info" && awk -F= '$1 == "ct_cycles" && $2 > 1000 { ok = 1 } END { exit !ok }' "$run/baseline/rep1/rep.info"; }
+t_ok "rep.info records cyclictest's completed and expected periods" cycles
+t_ok "the decoded run keeps no redundant raw channel" test ! -e "$run/baseline/rep1/output.raw"
+t_ok "hist.txt keeps only non-empty buckets" sh -c "! grep -q '^[0-9]* 0*\$' '$run/baseline/rep1/files/hist.txt'"
 t_ok "results/latest points at the run" test "$(readlink "$res/latest")" = t
 
 # Interrupted: nothing kept, QEMU gone.
