@@ -128,9 +128,12 @@ report: all
 compare: all
 	$(Q)bench/compare.sh "$(A)" "$(B)"
 
-# Benchmark: patched vs stock QEMU when detection is unused; emulated split-lock cost.
+# Benchmark: patched vs unpatched (same build) and stock QEMU when detection
+# is unused; the emulated split-lock cost. Builds the unpatched QEMU once.
 bench-qemu: all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/qemu-cost.sh $(REPS)
+	$(Q)scripts/build-qemu.sh --unpatched >/dev/null
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_QEMU_UNPATCHED=$$(scripts/build-qemu.sh --unpatched --path) \
+		SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/qemu-cost.sh $(REPS)
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 

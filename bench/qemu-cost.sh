@@ -2,18 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark (prints, asserts nothing): what the split-lock emulation costs
 # when unused, and what an emulated split lock costs when it runs.
-#  1. patched QEMU vs Debian's stock qemu-system-x86_64, side by side,
-#     interleaved (A B A B): host seconds from start to the guest's init,
-#     and aligned LOCK ADDs per second in a 3 s guest loop (detection off);
+#  1. patched QEMU vs the same build without patch/qemu (the fair
+#     reference: same source, configuration and compiler) and vs Debian's
+#     stock qemu-system-x86_64, interleaved (A B C A B C): guest seconds to
+#     init, and aligned LOCK ADDs per second in a 3 s guest loop (detection
+#     off);
 #  2. in the patched guest, ns per LOCK ADD split vs aligned vs inline
 #     (slb-load --calibrate), the emulated bus-lock cost.
-# Usage: qemu-cost.sh [REPS]   (SLB_QEMU, SLB_INITRD from make bench-qemu)
+# Usage: qemu-cost.sh [REPS]   (SLB_QEMU, SLB_QEMU_UNPATCHED, SLB_INITRD
+# from make bench-qemu)
 set -uo pipefail
 SLB_PROG=qemu-cost
 . "$(dirname "$0")/../scripts/lib.sh"
 reps=${1:-3}
 case $reps in '' | *[!0-9]* | 0) usage_error "REPS '$reps' is not a whole number from 1" ;; esac
 patched=${SLB_QEMU:?set SLB_QEMU (make bench-qemu)}
+unpatched=${SLB_QEMU_UNPATCHED:?set SLB_QEMU_UNPATCHED (make bench-qemu)}
 stock=/usr/bin/qemu-system-x86_64
 [ -x "$stock" ] || die "$stock missing: run 'make deps'"
 tmp=$(mktemp -d)
@@ -34,9 +38,12 @@ init_s() { # host-independent: guest clock at "Run /init"
 	grep -m1 -o '^\[ *[0-9.]*\] Run /init' "$1/console.log" | grep -o '[0-9][0-9.]*' | head -n 1
 }
 for r in $(seq 1 "$reps"); do
-	for q in patched stock; do
-		bin=$patched
-		[ $q = stock ] && bin=$stock
+	for q in patched unpatched stock; do
+		case $q in
+		patched) bin=$patched ;;
+		unpatched) bin=$unpatched ;;
+		*) bin=$stock ;;
+		esac
 		say "rep $r/$reps: $q"
 		run "$q$r" "$bin" "$tmp/loop.sh"
 		echo "$q $(jq .elapsed_s "$tmp/$q$r/outcome.json") $(init_s "$tmp/$q$r") $(jq .ops_per_s "$tmp/$q$r/files/load.json")" >>"$tmp/rows"
@@ -45,14 +52,22 @@ done
 say "calibrating split vs aligned vs inline in the patched guest"
 run calib "$patched" "$tmp/calib.sh"
 awk -v reps="$reps" '
-	{ n[$1]++; wall[$1] += $2; init[$1] += $3; ops[$1] += $4 }
+	{
+		n[$1]++; wall[$1] += $2; init[$1] += $3; ops[$1] += $4
+		if (!($1 in lo) || $4 < lo[$1]) lo[$1] = $4
+		if ($4 > hi[$1]) hi[$1] = $4
+	}
 	END {
 		printf "emulator cost when split-lock detection is unused (%d reps each, interleaved):\n", reps
-		printf "  %-8s %12s %14s %16s\n", "qemu", "run wall s", "boot-to-init s", "aligned LOCK ADD/s"
-		for (q in n) printf "  %-8s %12.2f %14.3f %16.0f\n", q, wall[q] / n[q], init[q] / n[q], ops[q] / n[q]
-		printf "  patched/stock: boot-to-init %.3f, aligned atomics throughput %.3f (1.000 = no cost; target within 2%%)\n",
-			(init["patched"] / n["patched"]) / (init["stock"] / n["stock"]),
-			(ops["patched"] / n["patched"]) / (ops["stock"] / n["stock"])
+		printf "  %-10s %10s %14s %18s %26s\n", "qemu", "run wall s", "boot-to-init s", "aligned LOCK ADD/s", "(min-max over reps)"
+		for (q in n) printf "  %-10s %10.2f %14.3f %18.0f %12.0f-%-12.0f\n", q, wall[q] / n[q], init[q] / n[q], ops[q] / n[q], lo[q], hi[q]
+		for (i = 0; i < 2; i++) {
+			ref = i ? "stock" : "unpatched"
+			printf "  patched/%s: boot-to-init %.3f, aligned atomics throughput %.3f%s\n", ref,
+				(init["patched"] / n["patched"]) / (init[ref] / n[ref]),
+				(ops["patched"] / n["patched"]) / (ops[ref] / n[ref]),
+				i ? " (a different build: configuration and compiler flags differ too)" : " (the patches alone; 1.000 = no cost, target within 2%)"
+		}
 	}' "$tmp/rows"
 for f in calib4 calib8; do
 	jq -r '"emulated cost of one LOCK \(.op) size \(.size): split \(.ns_per_op.split) ns, aligned \(.ns_per_op.aligned) ns, inline \(.ns_per_op.inline) ns; split/aligned x\(.split_over_aligned)"' "$tmp/calib/files/$f.json"

@@ -5,8 +5,10 @@
 # is never edited), patch/qemu/series applied in order, x86_64-softmmu with
 # TCG only, in a cache directory keyed by source version + patches.
 #
-#   build-qemu.sh          build if needed, print the qemu-system-x86_64 path
-#   build-qemu.sh --path   print that path, build nothing
+#   build-qemu.sh              build if needed, print the qemu-system-x86_64 path
+#   build-qemu.sh --path       print that path, build nothing
+#   build-qemu.sh --unpatched [--path]   the same build without patch/qemu, the
+#                              fair reference for the cost benchmark
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -49,17 +51,28 @@ source_version() {
 	echo "$v"
 }
 
+UNPATCHED=0
+patches() { [ "$UNPATCHED" = 1 ] || series_files "$SLB_ROOT/patch/qemu"; }
+
 qemu_dir() {
 	# What decides the output: sources, patches, config, this script (not
 	# lib.sh, whose helpers only report progress).
 	# shellcheck disable=SC2046
-	echo "$SLB_CACHE/qemu-$(hash_inputs "qemu=$(source_version)" \
-		"$SLB_ROOT/patch/qemu/series" $(series_files "$SLB_ROOT/patch/qemu") \
-		"$SLB_ROOT/scripts/build-qemu.sh")"
+	if [ "$UNPATCHED" = 1 ]; then
+		echo "$SLB_CACHE/qemu-unpatched-$(hash_inputs "qemu=$(source_version)" "$SLB_ROOT/scripts/build-qemu.sh")"
+	else
+		echo "$SLB_CACHE/qemu-$(hash_inputs "qemu=$(source_version)" \
+			"$SLB_ROOT/patch/qemu/series" $(series_files "$SLB_ROOT/patch/qemu") \
+			"$SLB_ROOT/scripts/build-qemu.sh")"
+	fi
 }
 
 main() {
 	local dir ver src patch log
+	if [ "${1:-}" = --unpatched ]; then
+		UNPATCHED=1
+		shift
+	fi
 	dir=$(qemu_dir)
 	if [ "${1:-}" = --path ]; then
 		echo "$dir/build/qemu-system-x86_64"
@@ -84,7 +97,7 @@ main() {
 	sed -i "s/^unpack_edk2_blobs = .*/unpack_edk2_blobs = false/" "$dir/src/meson.build"
 	grep -q '^unpack_edk2_blobs = false' "$dir/src/meson.build" ||
 		die "could not disable unpack_edk2_blobs in meson.build"
-	for patch in $(series_files "$SLB_ROOT/patch/qemu"); do
+	for patch in $(patches); do
 		say "applying ${patch#"$SLB_ROOT"/}"
 		patch -d "$dir/src" -p1 --batch --forward --quiet <"$patch" >>"$log" 2>&1 ||
 			die "${patch#"$SLB_ROOT"/} does not apply to qemu $ver (log: $log)"
@@ -98,7 +111,7 @@ main() {
 	say "building qemu-system-x86_64 (about 3.5 min on 2 cores; log: $log)"
 	with_heartbeat 30 "qemu build" run_logged "$log" ninja -C "$dir/build" qemu-system-x86_64
 	touch "$dir/.done"
-	prune_cache qemu "$dir"
+	[ "$UNPATCHED" = 1 ] || prune_cache qemu "$dir"
 	say "qemu ready: $dir/build/qemu-system-x86_64"
 	echo "$dir/build/qemu-system-x86_64"
 }
