@@ -15,7 +15,7 @@ PACKAGES=(
 	qemu-system-x86 dpkg-dev meson ninja-build libglib2.0-dev
 	libpixman-1-dev libfdt-dev pkg-config python3
 	# study, plots, tests
-	gnuplot-nox jq
+	gnuplot-nox jq procps
 )
 
 missing=()
