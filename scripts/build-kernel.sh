@@ -19,34 +19,11 @@ kernel_dir() {
 	ver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||
 		die "$PKG is not installed: run 'make deps'"
 	# What decides the output: sources, patches, config, this script (not
-	# lib.sh, whose helpers only report progress).
+	# lib.sh or check-kconfig.sh, which only report).
 	# shellcheck disable=SC2046
 	echo "$SLB_CACHE/kernel-$(hash_inputs "$PKG=$ver" "$SLB_ROOT"/rt-config/*.config \
 		"$SLB_ROOT/patch/linux/series" $(series_files "$SLB_ROOT/patch/linux") \
 		"$SLB_ROOT/scripts/build-kernel.sh")"
-}
-
-# check_fragments CONFIG FRAGMENT...: every option a fragment sets must be in
-# CONFIG with that value; merge_config.sh drops the others without a word.
-check_fragments() {
-	local config=$1 bad=0 frag line opt want got
-	shift
-	for frag in "$@"; do
-		while IFS= read -r line; do
-			case $line in
-			CONFIG_*=*) opt=${line%%=*} want=$line ;;
-			"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} want="" ;;
-			*) continue ;;
-			esac
-			got=$(grep -E "^$opt=" "$config" || true)
-			if [ "$got" != "$want" ]; then
-				printf '%s: error: %s: %s did not survive olddefconfig (wanted %s, got %s)\n' \
-					"$SLB_PROG" "${frag#"$SLB_ROOT"/}" "$opt" "${want:-unset}" "${got:-unset}" >&2
-				bad=1
-			fi
-		done <"$frag"
-	done
-	return $bad
 }
 
 main() {
@@ -78,7 +55,7 @@ main() {
 	run_logged "$log" env -C "$dir/build" "$dir/src/scripts/kconfig/merge_config.sh" \
 		-m .config "$SLB_ROOT"/rt-config/*.config
 	run_logged "$log" "${mk[@]}" olddefconfig
-	check_fragments "$dir/build/.config" "$SLB_ROOT"/rt-config/*.config ||
+	"$SLB_ROOT/scripts/check-kconfig.sh" "$dir/build/.config" "$SLB_ROOT"/rt-config/*.config ||
 		die "kernel configuration lost options (see above)"
 	jobs=$(nproc)
 	say "building bzImage and modules with -j$jobs (about 5 min on 2 cores; log: $log)"

@@ -34,6 +34,8 @@ t_ok "default: ... and the module saw it return" t_file_has "$d" dmesg.txt 'slb_
 # 2. Bare split_lock_detect: the seed's on-switch.
 d=$T_TMP/bare
 t_boot "$d" -t 300 -a split_lock_detect -j "$(t_job bare <<'JOB'
+slb_run_load aligned -m aligned -o xadd -s 8 -d 1
+slb_run_load inline -m inline -o bts -d 1
 slb_run_load load -m split -d 2
 slb_sld_counters counters
 tr '\0' ' ' </proc/1/cmdline >init_cmdline
@@ -42,6 +44,8 @@ JOB
 t_ok "bare split_lock_detect boots" t_outcome "$d" ok
 t_ok "bare: boot log says enabled, mode fatal" t_file_has "$d" dmesg.txt 'x86/split lock detection: enabled, mode fatal'
 t_ok "bare: the user split lock load dies of SIGBUS" t_file_has "$d" load.fate '^sigbus$'
+t_ok "bare: an aligned load runs to the end" t_file_has "$d" aligned.fate '^completed$'
+t_ok "bare: an inline (misaligned, one line) load runs to the end" t_file_has "$d" inline.fate '^completed$'
 t_ok "bare: ... at its first split lock (0 ops done)" jqf "$d" load.report.json '.ops == 0 and .finished == false'
 t_ok "bare: counters count one trap" kv "$d" counters traps 1
 t_ok "bare: ... and one kill" kv "$d" counters killed 1
