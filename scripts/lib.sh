@@ -93,6 +93,6 @@ wait_timeout() {
 # ones, which only take disk space.
 prune_cache() {
 	local prefix=$1 current=$2 old
-	old=$(ls -1dt "$SLB_CACHE/$prefix"-[0-9a-f]* 2>/dev/null | grep -vxF "$current" | tail -n +2)
+	old=$(ls -1dt "$SLB_CACHE/$prefix"-[0-9a-f]* 2>/dev/null | grep -vxF "$current" | tail -n +2 || true)
 	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
 }

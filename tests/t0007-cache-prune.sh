@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The cache keeps the current build and the newest other one; pruning works
+# under set -euo pipefail on a cache holding only the current entry (a
+# fresh machine), where an empty match must not abort the build.
+. "$(dirname "$0")/lib.sh"
+prune() { # prune CACHE CURRENT: run prune_cache as the build scripts do
+	SLB_CACHE=$1 bash -c 'set -euo pipefail; . "$0/scripts/lib.sh"; prune_cache kernel "$1"; echo done' "$T_ROOT" "$2"
+}
+c=$T_TMP/cache
+mkdir -p "$c/kernel-aa"
+t_ok "a cache with only the current entry: pruning succeeds" sh -c "[ \"\$(SLB_CACHE='$c' bash -c 'set -euo pipefail; . \"\$0/scripts/lib.sh\"; prune_cache kernel \"\$1\"; echo done' '$T_ROOT' '$c/kernel-aa' 2>/dev/null)\" = done ]"
+for k in bb cc dd; do mkdir "$c/kernel-$k"; touch -d "-$((RANDOM % 5 + 10)) min" "$c/kernel-$k"; done
+touch -d '-1 min' "$c/kernel-dd"
+touch -d '-30 min' "$c/kernel-bb"
+prune "$c" "$c/kernel-aa" >/dev/null 2>&1
+t_ok "the current entry is kept" test -d "$c/kernel-aa"
+t_ok "the newest other entry is kept" test -d "$c/kernel-dd"
+t_ok "older entries are removed" sh -c "[ ! -e '$c/kernel-bb' ] && [ ! -e '$c/kernel-cc' ]"
+mkdir -p "$c/qemu-unpatched-11" "$c/qemu-22" "$c/qemu-33"
+SLB_CACHE=$c bash -c '. "$0/scripts/lib.sh"; prune_cache qemu "$1"' "$T_ROOT" "$c/qemu-33" 2>/dev/null
+t_ok "the unpatched reference QEMU is not pruned with the patched ones" test -d "$c/qemu-unpatched-11"
