@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Both series pass their project's style checker: the kernel's
+# checkpatch.pl --strict and QEMU's checkpatch.pl (make checkpatch).
+. "$(dirname "$0")/lib.sh"
+if ! t_prereq guest; then
+	t_skip "checkpatch" "no kernel and QEMU trees (make kernel qemu)"
+	exit 0
+fi
+"$T_ROOT/scripts/checkpatch.sh" >"$T_TMP/cp.out" 2>&1
+rc=$?
+t_ok "make checkpatch passes" sh -c "[ $rc = 0 ] || { cat '$T_TMP/cp.out'; exit 1; }"
+for p in "$T_ROOT"/patch/linux/000[1-9]*.patch "$T_ROOT"/patch/qemu/000[1-9]*.patch; do
+	t_ok "checkpatch: ${p#"$T_ROOT"/}" grep -qxF "ok   ${p#"$T_ROOT"/}" "$T_TMP/cp.out"
+done
+# The checker must be able to fail: a patch with a style error is caught.
+sed 's/^+\tif (sld_state == sld_off)$/+\tif (sld_state == sld_off) {  /' \
+	"$T_ROOT"/patch/linux/0004-*.patch >"$T_TMP/bad.patch"
+kdir=$("$T_ROOT/scripts/build-kernel.sh" --path)/src
+bad() { ! (cd "$kdir" && perl scripts/checkpatch.pl --strict --quiet "$T_TMP/bad.patch" >/dev/null 2>&1); }
+t_ok "a patch with trailing whitespace and a stray brace is rejected" bad
