@@ -8,8 +8,7 @@ set -uo pipefail
 SLB_PROG=plots
 . "$(dirname "$0")/../scripts/lib.sh"
 run=${1:-}
-[ -n "$run" ] || usage_error "usage: plots.sh RUNDIR"
-[ -f "$run/scenarios.list" ] || usage_error "'$run' is not a study run directory (no scenarios.list)"
+require_run_dir "$run"
 command -v gnuplot >/dev/null || die "gnuplot missing: run 'make deps'"
 out=$run/plots
 data=$out/data

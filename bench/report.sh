@@ -8,8 +8,7 @@ set -uo pipefail
 SLB_PROG=report
 . "$(dirname "$0")/../scripts/lib.sh"
 run=${1:-}
-[ -n "$run" ] || usage_error "usage: report.sh RUNDIR"
-[ -f "$run/scenarios.list" ] || usage_error "'$run' is not a study run directory (no scenarios.list)"
+require_run_dir "$run"
 "$SLB_ROOT/bench/plots.sh" "$run" || exit 1
 st=$run/stats.json
 m=$run/manifest.json

@@ -19,6 +19,12 @@ check_number() {
 	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
 }
 
+# require_run_dir DIR: a usage error unless DIR is a study run directory.
+require_run_dir() {
+	[ -n "${1:-}" ] || usage_error "usage: $SLB_PROG RUNDIR"
+	[ -f "$1/scenarios.list" ] || usage_error "'$1' is not a study run directory (no scenarios.list)"
+}
+
 # hash_inputs ARG...: a short key over files (name and content) and strings.
 hash_inputs() {
 	local a
