@@ -4,7 +4,7 @@
 # Sourced, never run.
 
 SLB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SLB_CACHE=${SLB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splitlock-bench}
+SLB_CACHE=${SLB_CACHE:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/splitlock-bench}
 SLB_PROG=${SLB_PROG:-$(basename "$0")}
 
 # Progress lines go to stderr so that stdout stays machine-readable.
