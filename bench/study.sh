@@ -14,7 +14,7 @@ set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
 
-SCENARIO_FILE=$SLB_ROOT/rt-config/scenarios.conf
+SCENARIO_FILE=${SLB_SCENARIO_FILE:-$SLB_ROOT/rt-config/scenarios.conf}
 scenarios= duration=15 reps=3 vcpus=2 interval=1000 warmup=1 results=$SLB_ROOT/results id= json=0 validate=0
 
 usage() {
@@ -34,7 +34,8 @@ Run the split-lock latency matrix in the guest; results in RESULTS/<run-id>/.
       --json            print the run directory as JSON at the end
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
-Environment: SLB_QEMU, SLB_INITRD (set by make bench).
+Environment: SLB_QEMU, SLB_INITRD (set by make bench); SLB_SCENARIO_FILE
+to use another scenario file than rt-config/scenarios.conf.
 USAGE
 }
 
@@ -68,6 +69,7 @@ check_number REPS "$reps" 1 100
 check_number VCPUS "$vcpus" 2 8
 check_number INTERVAL "$interval" 100 100000
 check_number WARMUP "$warmup" 0 $((duration - 1))
+[ -f "$SCENARIO_FILE" ] || usage_error "scenario file '$SCENARIO_FILE' does not exist"
 [ -n "$scenarios" ] || scenarios=$(all_scenarios | tr '\n' ' ')
 list=()
 for s in $(echo "$scenarios" | tr ',' ' '); do
