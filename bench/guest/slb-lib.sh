@@ -33,6 +33,26 @@ slb_isolated_cpus() {
 	cat /sys/devices/system/cpu/isolated 2>/dev/null
 }
 
+# slb_cpulist_expand LIST: "0-2,5" -> "0 1 2 5".
+slb_cpulist_expand() {
+	for r in $(echo "$1" | tr ',' ' '); do
+		case $r in
+		*-*) seq "${r%-*}" "${r#*-}" ;;
+		*) echo "$r" ;;
+		esac
+	done | tr '\n' ' '
+}
+
+# slb_housekeeping_cpus: online CPUs that are not isolated, comma-separated.
+slb_housekeeping_cpus() {
+	iso=" $(slb_cpulist_expand "$(slb_isolated_cpus)") "
+	hk=
+	for c in $(slb_cpulist_expand "$(cat /sys/devices/system/cpu/online)"); do
+		case $iso in *" $c "*) ;; *) hk=${hk:+$hk,}$c ;; esac
+	done
+	echo "$hk"
+}
+
 # slb_facts: key=value lines describing the running guest.
 slb_facts() {
 	echo "kernel_release=$(uname -r)"
@@ -49,13 +69,14 @@ slb_facts() {
 	echo "cpu_flags_split_lock_detect=$(grep -qw split_lock_detect /proc/cpuinfo && echo yes || echo no)"
 }
 
-# slb_cyclictest SECONDS [INTERVAL_US [HIST_US]]: cyclictest on the first
-# isolated CPU (CPU 0 when none), output in ./cyclictest.json and ./hist.txt.
+# slb_cyclictest SECONDS [INTERVAL_US [HIST_US]]: cyclictest, one thread
+# pinned to each isolated CPU (CPU 0 when none), output in ./cyclictest.json
+# and ./hist.txt (one column per thread; slb-hist pools them).
 slb_cyclictest() {
-	cpu=$(slb_isolated_cpus)
-	cpu=${cpu%%[,-]*}
-	[ -n "$cpu" ] || cpu=0
-	cyclictest -m -q -p 95 -t 1 -a "$cpu" -i "${2:-1000}" -D "$1" \
+	cpus=$(slb_isolated_cpus)
+	[ -n "$cpus" ] || cpus=0
+	n=$(slb_cpulist_expand "$cpus" | wc -w)
+	cyclictest -m -q -p 95 -t "$n" -a "$cpus" -i "${2:-1000}" -D "$1" \
 		-h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
 		>cyclictest.out 2>&1
 	rc=$?

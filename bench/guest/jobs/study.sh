@@ -16,14 +16,7 @@ slb_sld_reset
 slb_facts >facts.txt
 cat /proc/interrupts >interrupts.before
 
-iso=$(slb_isolated_cpus)
-hk=
-for c in $(seq 0 $(($(grep -c '^processor' /proc/cpuinfo) - 1))); do
-	case ",$(echo "$iso" | sed 's/\([0-9]*\)-\([0-9]*\)/\1,\2/')," in
-	*,"$c",*) ;;
-	*) hk=${hk:+$hk,}$c ;;
-	esac
-done
+hk=$(slb_housekeeping_cpus)
 nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
 echo "housekeeping=$hk" >>facts.txt
 
