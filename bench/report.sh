@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Write a study run's report (make report RUN=...): RUN/report.md with the
+# Write a study run's report (make report RUN=...): RUN/report.md (and the
+# same as RUN/report.html) with the
 # setup, the summary table, the comparisons, the verdict sentences computed
 # by slb-stats from the data, the plots and the caveats of emulated time.
 # Draws the plots first (bench/plots.sh), which also writes RUN/stats.json.
@@ -81,4 +82,6 @@ mf=$m
 } >"$run/report.md.tmp"
 rm -f "$m.missing"
 mv "$run/report.md.tmp" "$run/report.md"
-say "written: $run/report.md"
+awk -f "$SLB_ROOT/bench/md2html.awk" "$run/report.md" >"$run/report.html.tmp" &&
+	mv "$run/report.html.tmp" "$run/report.html"
+say "written: $run/report.md and report.html"

@@ -58,6 +58,8 @@ t_ok "plots say 'emulated (QEMU TCG)'" grep -q 'emulated (QEMU TCG)' "$T_TMP/har
 t_ok "report.md carries the verdicts" grep -q '^- Decision: split locks harm' "$T_TMP/harm/report.md"
 t_ok "report.md has the summary table row for split-off" grep -q '^| split-off | 3/3 | 60000 |' "$T_TMP/harm/report.md"
 t_ok "report.md links the plots" grep -q '(plots/overlay.png)' "$T_TMP/harm/report.md"
+html() { grep -q '<table>' "$1" && grep -q '<li>Decision: split locks harm' "$1" && grep -q '<img alt="overlay" src="plots/overlay.png">' "$1" && tail -n 1 "$1" | grep -q '</html>'; }
+t_ok "report.html carries the same tables, verdicts and plots" html "$T_TMP/harm/report.html"
 
 # Compare.
 mkdir -p "$T_TMP/res"
