@@ -7,37 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tally fates as "completed x2, sigbus x1", in order of first appearance. */
-static void add_fate(struct run_scen *s, const char *fate)
+/* s->fates from the reps' load fates: "completed x2, sigbus x1", in order of first appearance. */
+static void summarise_fates(struct run_scen *s)
 {
-	char names[8][64];
-	int counts[8], n = 0, i;
-	char *save = NULL, *tok, copy[256];
+	size_t len = 0;
 
-	snprintf(copy, sizeof(copy), "%s", s->fates);
-	for (tok = strtok_r(copy, ",", &save); tok && n < 8; tok = strtok_r(NULL, ",", &save)) {
-		char *x = strrchr(tok, 'x');
-
-		while (*tok == ' ')
-			tok++;
-		if (!x || x == tok)
-			continue;
-		snprintf(names[n], sizeof(names[n]), "%.*s", (int)(x - tok - 1), tok);
-		counts[n++] = atoi(x + 1);
-	}
-	for (i = 0; i < n && strcmp(names[i], fate); i++)
-		;
-	if (i == n && n < 8) {
-		snprintf(names[n], sizeof(names[n]), "%s", fate);
-		counts[n++] = 0;
-	}
-	if (i < n)
-		counts[i]++;
 	s->fates[0] = '\0';
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(s->fates);
+	for (int i = 0; i < s->nreps; i++) {
+		const char *fate = kv_get(&s->reps[i].info, "load_fate", "unknown");
+		int seen = 0, count = 0;
 
-		snprintf(s->fates + len, sizeof(s->fates) - len, "%s%s x%d", i ? ", " : "", names[i], counts[i]);
+		for (int k = 0; k < s->nreps; k++) {
+			int same = !strcmp(kv_get(&s->reps[k].info, "load_fate", "unknown"), fate);
+
+			seen |= same && k < i;
+			count += same;
+		}
+		if (!seen && len < sizeof(s->fates))
+			len += (size_t)snprintf(s->fates + len, sizeof(s->fates) - len, "%s%s x%d",
+						len ? ", " : "", fate, count);
 	}
 }
 
@@ -61,7 +49,6 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 			break;
 		rp->rep = r;
 		s->nreps++;
-		add_fate(s, kv_get(&rp->info, "load_fate", "unknown"));
 		if (strcmp(kv_get(&rp->info, "outcome", ""), "ok"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/rep%d/files/hist.txt", dir, s->name, r);
@@ -83,6 +70,7 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 		fclose(f);
 	}
 	hist_stats(&s->pooled, &s->pst);
+	summarise_fates(s);
 	return 0;
 }
 
