@@ -137,6 +137,15 @@ static void within_run_comparisons(void)
 }
 
 /* Median of the reps' numeric rep.info values for key (>= 0 only); -1 if none. */
+/* Median of v[0..n) (sorted in place), or none when n is 0. */
+static double median_or(double *v, int n, double none)
+{
+	if (!n)
+		return none;
+	qsort(v, (size_t)n, sizeof(double), stats_cmp_double);
+	return sorted_percentile(v, n, 0.5);
+}
+
 static double rep_median(const struct run_scen *s, const char *key)
 {
 	double v[RUN_MAX_REPS];
@@ -148,10 +157,7 @@ static double rep_median(const struct run_scen *s, const char *key)
 		if (x && *x && atof(x) >= 0)
 			v[n++] = atof(x);
 	}
-	if (!n)
-		return -1;
-	qsort(v, (size_t)n, sizeof(double), stats_cmp_double);
-	return sorted_percentile(v, n, 0.5);
+	return median_or(v, n, -1);
 }
 
 /*
@@ -171,10 +177,7 @@ static double cycles_pct(const struct run_scen *s)
 		if (got >= 0 && want > 0)
 			v[n++] = 100.0 * (double)got / (double)want;
 	}
-	if (!n)
-		return -1;
-	qsort(v, (size_t)n, sizeof(double), stats_cmp_double);
-	return sorted_percentile(v, n, 0.5);
+	return median_or(v, n, -1);
 }
 
 static int count_fate(const struct run_scen *s, const char *fate)
@@ -240,10 +243,11 @@ static void verdicts(void)
 		else
 			VERDICT("Split locks from the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over the aligned control: %s, not significant.",
 				effect(impact));
-		if (cycles_pct(impact->b) >= 0 && cycles_pct(impact->a) >= 0)
+		double split_pct = cycles_pct(impact->b), aligned_pct = cycles_pct(impact->a);
+
+		if (split_pct >= 0 && aligned_pct >= 0)
 			VERDICT("Under split locks cyclictest completed %.0f %% of its periods on the isolated vCPU (aligned control: %.0f %%): %s.",
-				cycles_pct(impact->b), cycles_pct(impact->a),
-				cycles_pct(impact->b) < 0.9 * cycles_pct(impact->a) ?
+				split_pct, aligned_pct, split_pct < 0.9 * aligned_pct ?
 				"the emulated bus locks starved it, beyond what the latency figures show" :
 				"it was not starved");
 	}
