@@ -6,21 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One byte into the CRC-32/CKSUM register (polynomial 0x04C11DB7, MSB first). */
+static uint32_t crc_byte(uint32_t crc, unsigned char byte)
+{
+	crc ^= (uint32_t)byte << 24;
+	for (int b = 0; b < 8; b++)
+		crc = (crc & 0x80000000u) ? (crc << 1) ^ 0x04C11DB7u : crc << 1;
+	return crc;
+}
+
 uint32_t posix_cksum(const unsigned char *buf, size_t len)
 {
 	uint32_t crc = 0;
-	size_t i;
 
-	for (i = 0; i < len; i++) {
-		crc ^= (uint32_t)buf[i] << 24;
-		for (int b = 0; b < 8; b++)
-			crc = (crc & 0x80000000u) ? (crc << 1) ^ 0x04C11DB7u : crc << 1;
-	}
-	for (size_t n = len; n; n >>= 8) {
-		crc ^= (uint32_t)(n & 0xff) << 24;
-		for (int b = 0; b < 8; b++)
-			crc = (crc & 0x80000000u) ? (crc << 1) ^ 0x04C11DB7u : crc << 1;
-	}
+	for (size_t i = 0; i < len; i++)
+		crc = crc_byte(crc, buf[i]);
+	/* then the length, least significant byte first, without leading zeros */
+	for (size_t n = len; n; n >>= 8)
+		crc = crc_byte(crc, (unsigned char)(n & 0xff));
 	return ~crc;
 }
 
