@@ -32,7 +32,7 @@ HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-summary
 GUEST_PROGS := $(GUESTBIN)/slb-frame $(GUESTBIN)/slb-msr $(GUESTBIN)/slb-trapmatrix $(GUESTBIN)/slb-load
 UNIT_TESTS  := $(HOSTBIN)/test-frame $(HOSTBIN)/test-hist $(HOSTBIN)/test-splitaddr
 
-LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/io.c bench/lib/kv.c bench/lib/run.c bench/lib/stats.c
+LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/io.c bench/lib/kv.c bench/lib/msr.c bench/lib/run.c bench/lib/stats.c
 
 .PHONY: all help deps bench bench-qemu checkpatch plots report compare kernel kmod qemu initramfs \
 	shell smoke test unit-test clean

@@ -10,8 +10,9 @@
  *
  * Exit status: 0 done, 1 failed (absent register, no driver), 2 usage.
  */
+#include "lib/msr.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,9 +49,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t cpu, msr, val = 0;
-	int c, fd, writing;
-	char path[64];
-	ssize_t n;
+	int c, err, writing;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -74,23 +73,18 @@ int main(int argc, char **argv)
 	if (parse_u64("CPU", argv[1], &cpu) || parse_u64("MSR", argv[2], &msr) ||
 	    (writing && parse_u64("VALUE", argv[3], &val)))
 		return 2;
-	snprintf(path, sizeof(path), "/dev/cpu/%" PRIu64 "/msr", cpu);
-	fd = open(path, writing ? O_WRONLY : O_RDONLY);
-	if (fd < 0) {
-		fprintf(stderr, "slb-msr: %s: %s\n", path, strerror(errno));
-		return 1;
+	if (cpu > 8191 || msr > UINT32_MAX) {
+		fprintf(stderr, "slb-msr: CPU %" PRIu64 " / MSR 0x%" PRIx64 " out of range (CPU 0-8191, MSR 32 bits)\n",
+			cpu, msr);
+		return 2;
 	}
-	n = writing ? pwrite(fd, &val, sizeof(val), (off_t)msr) : pread(fd, &val, sizeof(val), (off_t)msr);
-	if (n != (ssize_t)sizeof(val)) {
-		int e = n < 0 ? errno : EIO;
-
+		err = msr_access((int)cpu, (uint32_t)msr, &val, writing);
+	if (err) {
 		fprintf(stderr, "slb-msr: %s MSR 0x%" PRIx64 " on CPU %" PRIu64 ": %s%s\n",
-			writing ? "write" : "read", msr, cpu, strerror(e),
-			e == EIO ? " (absent, or a reserved bit: #GP)" : "");
-		close(fd);
+			writing ? "write" : "read", msr, cpu, strerror(err),
+			err == EIO ? " (absent, or a reserved bit: #GP)" : "");
 		return 1;
 	}
-	close(fd);
 	if (!writing)
 		printf("0x%" PRIx64 "\n", val);
 	return 0;

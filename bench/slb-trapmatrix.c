@@ -19,8 +19,9 @@
  * Never run this on a real host with detection off: every crossing case
  * is a real bus lock. It is built for the TCG guest.
  */
+#include "lib/msr.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -144,21 +145,6 @@ static enum result expected(const struct insn *in, enum place pl, int detect)
 	return (detect && in->locked && pl == SPLIT) ? AC : NONE;
 }
 
-static int read_test_ctrl(int cpu, uint64_t *v)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = pread(fd, v, sizeof(*v), 0x33);
-	close(fd);
-	return n == (ssize_t)sizeof(*v) ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -170,7 +156,7 @@ int main(int argc, char **argv)
 	static unsigned char buf[4 * LINE] __attribute__((aligned(4096)));
 	struct sigaction sa;
 	unsigned char before[4 * LINE];
-	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0;
+	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err;
 	char *end;
 	uint64_t tc;
 	cpu_set_t one;
@@ -213,14 +199,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slb-trapmatrix: cannot run on CPU %d: %s\n", cpu, strerror(errno));
 		return 1;
 	}
-	if (read_test_ctrl(cpu, &tc) == 0) {
+	if ((err = msr_access(cpu, 0x33, &tc, 0)) == 0) {
 		int on = !!(tc & (1ull << 29));
 
 		printf("%s - MSR_TEST_CTRL on CPU %d is 0x%llx: detection %s\n", on == detect ? "ok" : "not ok",
 		       cpu, (unsigned long long)tc, on ? "on" : "off");
 		bad += on != detect;
 	} else {
-		printf("# MSR_TEST_CTRL not readable (%s): absent or no msr driver\n", strerror(errno));
+		printf("# MSR_TEST_CTRL not readable (%s): absent or no msr driver\n", strerror(err));
 	}
 
 	memset(&sa, 0, sizeof(sa));
