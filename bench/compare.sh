@@ -27,20 +27,18 @@ fi
 out=$results/compare-$(basename "$a")-vs-$(basename "$b")
 mkdir -p "$out"
 "$SLB_ROOT/build/host/slb-stats" --against "$a" "$b" >"$out/compare.json" || die "slb-stats failed"
-"$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-a" "$a" >/dev/null || die "slb-stats failed on $a"
+"$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-a" "$a" >"$out/stats-a.json" || die "slb-stats failed on $a"
 "$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-b" "$b" >/dev/null || die "slb-stats failed on $b"
 while read -r s; do
-	for fmt in png svg; do
-		(cd "$SLB_ROOT" && gnuplot -e "datadir='$out'; out='$out/overlay-$s'; fmt='$fmt'; names='data-a/$s data-b/$s'; run='$(basename "$a") vs $(basename "$b")'" \
-			plots/overlay.gp) 2>>"$out/gnuplot.log" || die "gnuplot failed (log: $out/gnuplot.log)"
-	done
+	draw_plot overlay.gp "$out/overlay-$s" \
+		"datadir='$out'; names='data-a/$s data-b/$s'; run='$(basename "$a") vs $(basename "$b")'" "$out/gnuplot.log"
 done <"$b/scenarios.list"
 {
 	echo "# Comparison: B = $(basename "$b") over A = $(basename "$a") (emulated, QEMU TCG)"
 	echo
 	echo "| scenario | A p99 | B p99 | B/A p99 (95 % CI) | A p99.9 | B p99.9 | B/A p99.9 (95 % CI) | Mann-Whitney p | significant |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	jq -r --slurpfile A <("$SLB_ROOT/build/host/slb-stats" "$a") '
+	jq -r --slurpfile A "$out/stats-a.json" '
 		.scenarios as $B | .comparisons[] | . as $c |
 		($A[0].scenarios[] | select(.name == $c.a)) as $sa | ($B[] | select(.name == $c.b)) as $sb |
 		"| \($c.b) | \($sa.p99_us) | \($sb.p99_us) | x\($c.ratio_p99) (\($c.ratio_p99_ci[0])-\($c.ratio_p99_ci[1])) | \($sa.p999_us) | \($sb.p999_us) | x\($c.ratio_p999) (\($c.ratio_p999_ci[0])-\($c.ratio_p999_ci[1])) | \($c.mw_p) | \(if $c.significant then "yes" else "no" end) |"' "$out/compare.json"

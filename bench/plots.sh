@@ -18,20 +18,13 @@ mkdir -p "$out"
 mv "$run/stats.json.tmp" "$run/stats.json"
 names=$(tr '\n' ' ' <"$run/scenarios.list")
 id=$(basename "$run")
-gp() { # gp SCRIPT OUTNAME [EXTRA -e]
-	local script=$1 name=$2 fmt
-	shift 2
-	for fmt in png svg; do
-		(cd "$SLB_ROOT" && gnuplot -e "datadir='$data'; out='$out/$name'; fmt='$fmt'; names='$names'; run='$id'" \
-			"$@" "plots/$script") 2>>"$out/gnuplot.log" ||
-			die "gnuplot $script failed (log: $out/gnuplot.log)"
-		[ -s "$out/$name.$fmt" ] || die "gnuplot wrote no $out/$name.$fmt"
-	done
+gp() { # gp SCRIPT OUTNAME [MORE GNUPLOT ASSIGNMENTS]
+	draw_plot "$1" "$out/$2" "datadir='$data'; names='$names'; run='$id'${3:+; $3}" "$out/gnuplot.log"
 }
 while read -r idx name samples maxus p999; do
 	case $idx in '#'*) continue ;; esac
 	[ "$samples" -gt 0 ] || continue
-	gp latency-hist.gp "hist-$name" -e "scen='$name'; maxus=$maxus"
+	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus"
 done <"$data/scenarios.dat"
 gp overlay.gp overlay
 gp ccdf.gp ccdf

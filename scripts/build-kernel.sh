@@ -27,7 +27,7 @@ kernel_dir() {
 }
 
 main() {
-	local dir patch jobs
+	local dir jobs
 	dir=$(kernel_dir)
 	if [ "${1:-}" = --path ]; then
 		echo "$dir"
@@ -44,11 +44,8 @@ main() {
 	local log=$dir/build.log
 	say "extracting $TARBALL"
 	tar -xJf "$TARBALL" -C "$dir/src" --strip-components=1
-	for patch in $(series_files "$SLB_ROOT/patch/linux"); do
-		say "applying ${patch#"$SLB_ROOT"/}"
-		patch -d "$dir/src" -p1 --batch --forward --quiet <"$patch" >>"$log" 2>&1 ||
-			die "${patch#"$SLB_ROOT"/} does not apply to $PKG (log: $log)"
-	done
+	# shellcheck disable=SC2046
+	apply_patches "$dir/src" "$log" "$PKG" $(series_files "$SLB_ROOT/patch/linux")
 	say "configuring: tinyconfig + $(cd "$SLB_ROOT" && echo rt-config/*.config)"
 	local mk=(make -C "$dir/src" O="$dir/build" ARCH=x86_64)
 	run_logged "$log" "${mk[@]}" tinyconfig

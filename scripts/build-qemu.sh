@@ -68,7 +68,7 @@ qemu_dir() {
 }
 
 main() {
-	local dir ver src patch log
+	local dir ver src log
 	if [ "${1:-}" = --unpatched ]; then
 		UNPATCHED=1
 		shift
@@ -97,11 +97,8 @@ main() {
 	sed -i "s/^unpack_edk2_blobs = .*/unpack_edk2_blobs = false/" "$dir/src/meson.build"
 	grep -q '^unpack_edk2_blobs = false' "$dir/src/meson.build" ||
 		die "could not disable unpack_edk2_blobs in meson.build"
-	for patch in $(patches); do
-		say "applying ${patch#"$SLB_ROOT"/}"
-		patch -d "$dir/src" -p1 --batch --forward --quiet <"$patch" >>"$log" 2>&1 ||
-			die "${patch#"$SLB_ROOT"/} does not apply to qemu $ver (log: $log)"
-	done
+	# shellcheck disable=SC2046
+	apply_patches "$dir/src" "$log" "qemu $ver" $(patches)
 	say "configuring x86_64-softmmu, TCG only"
 	mkdir -p "$dir/build"
 	run_logged "$log" env -C "$dir/build" ../src/configure \

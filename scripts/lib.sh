@@ -25,6 +25,18 @@ require_run_dir() {
 	[ -f "$1/scenarios.list" ] || usage_error "'$1' is not a study run directory (no scenarios.list)"
 }
 
+# draw_plot SCRIPT OUTBASE VARS LOG: run plots/SCRIPT with the gnuplot
+# assignments VARS (plus out and fmt) for PNG and SVG, errors to LOG; stop
+# unless both OUTBASE.png and OUTBASE.svg were written.
+draw_plot() {
+	local script=$1 outbase=$2 vars=$3 log=$4 fmt
+	for fmt in png svg; do
+		(cd "$SLB_ROOT" && gnuplot -e "$vars; out='$outbase'; fmt='$fmt'" "plots/$script") 2>>"$log" ||
+			die "gnuplot $script failed (log: $log)"
+		[ -s "$outbase.$fmt" ] || die "gnuplot wrote no $outbase.$fmt"
+	done
+}
+
 # hash_inputs ARG...: a short key over files (name and content) and strings.
 hash_inputs() {
 	local a
@@ -49,6 +61,19 @@ series_files() {
 		[ -f "$dir/$line" ] || die "$dir/series names '$line', which does not exist"
 		printf '%s\n' "$dir/$line"
 	done <"$dir/series"
+}
+
+# apply_patches SRCDIR LOG WHAT PATCH...: apply each PATCH to SRCDIR in
+# order with patch -p1 (output in LOG); stop naming the first that fails
+# to apply to WHAT.
+apply_patches() {
+	local src=$1 log=$2 what=$3 p
+	shift 3
+	for p in "$@"; do
+		say "applying ${p#"$SLB_ROOT"/}"
+		patch -d "$src" -p1 --batch --forward --quiet <"$p" >>"$log" 2>&1 ||
+			die "${p#"$SLB_ROOT"/} does not apply to $what (log: $log)"
+	done
 }
 
 # run_logged LOG CMD...: run CMD with output in LOG (or on the terminal with
