@@ -11,7 +11,13 @@ CFLAGS  ?= -O2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 LDLIBS  += -lm -lpthread
 
-VCPUS   ?= 2
+# One place for the defaults (shell and make read the same file).
+include rt-config/defaults.conf
+VCPUS       ?= $(VCPUS_DEFAULT)
+CLOCK       ?= $(CLOCK_DEFAULT)
+BUS_LOCK_NS ?= $(BUS_LOCK_NS_DEFAULT)
+QUANTUM_NS  ?= $(QUANTUM_NS_DEFAULT)
+JOBS        ?= $(JOBS_DEFAULT)
 BUILD   := build
 HOSTBIN := $(BUILD)/host
 GUESTBIN:= $(BUILD)/guest
@@ -28,13 +34,15 @@ KERNEL_DIR = $(shell scripts/build-kernel.sh --path)
 QEMU_BIN   = $(shell scripts/build-qemu.sh --path)
 INITRD     = $(shell cat $(BUILD)/initramfs.path 2>/dev/null)
 
-HOST_TOOLS  := $(HOSTBIN)/slb-unframe $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-summary $(HOSTBIN)/slb-stats
-GUEST_PROGS := $(GUESTBIN)/slb-frame $(GUESTBIN)/slb-msr $(GUESTBIN)/slb-trapmatrix $(GUESTBIN)/slb-load
-UNIT_TESTS  := $(HOSTBIN)/test-frame $(HOSTBIN)/test-hist $(HOSTBIN)/test-splitaddr
+# One program per .c file: bench/host/ runs on the host, bench/guest/ in
+# the guest (static), both link the shared bench/lib/.
+HOST_TOOLS  := $(patsubst bench/host/%.c,$(HOSTBIN)/%,$(wildcard bench/host/*.c))
+GUEST_PROGS := $(patsubst bench/guest/%.c,$(GUESTBIN)/%,$(wildcard bench/guest/*.c))
+UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test-*.c))
 
-LIB_SRCS := bench/lib/frame.c bench/lib/hist.c bench/lib/io.c bench/lib/kv.c bench/lib/msr.c bench/lib/run.c bench/lib/stats.c
+LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-qemu checkpatch plots report compare kernel kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu checkpatch plots report compare kernel kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -51,13 +59,15 @@ help:
 	@echo "make compare A=<id> B=<id>   per-scenario ratios B/A, significance, overlays"
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
-	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL)"
-	@echo "variables: VCPUS=$(VCPUS) SLB_CPU=... V=1"
+	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
+	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
+	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS)"
+	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
 deps:
 	$(Q)scripts/deps.sh
 
-$(HOSTBIN)/%: bench/%.c $(LIB_SRCS) bench/lib/*.h | $(HOSTBIN)
+$(HOSTBIN)/%: bench/host/%.c $(LIB_SRCS) bench/lib/*.h | $(HOSTBIN)
 	@[ "$(V)" = 1 ] || echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
 
@@ -65,7 +75,7 @@ $(HOSTBIN)/test-%: tests/unit/test-%.c $(LIB_SRCS) bench/lib/*.h | $(HOSTBIN)
 	@[ "$(V)" = 1 ] || echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -Ibench -Itests/unit -o $@ $< $(LIB_SRCS) $(LDLIBS)
 
-$(GUESTBIN)/%: bench/%.c $(LIB_SRCS) bench/lib/*.h | $(GUESTBIN)
+$(GUESTBIN)/%: bench/guest/%.c $(LIB_SRCS) bench/lib/*.h | $(GUESTBIN)
 	@[ "$(V)" = 1 ] || echo "  CC      $@ (static, guest)"
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $< $(LIB_SRCS) $(LDLIBS)
 
@@ -93,28 +103,41 @@ $(KMOD): tests/kmod/slb_ksplit.c tests/kmod/Kbuild $(KERNEL_STAMP)
 initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
 	$(Q)scripts/build-initramfs.sh $(GUESTBIN) $(BUILD)/modules >$(BUILD)/initramfs.path
 
-RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS)
+CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(BUS_LOCK_NS)" --quantum-ns "$(QUANTUM_NS)"
+RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
 
 smoke: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(RUN_GUEST) -n smoke -t 300 -o "$$d/run" >/dev/null; rc=$$?; \
-	scripts/smoke-report.sh "$$d/run"; exit $$rc
+	bench/smoke-report.sh "$$d/run"; exit $$rc
 
 shell: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(RUN_GUEST) -n shell -i -o "$$d/run"
 
-# The study. Defaults (7 scenarios x 3 reps x 15 s) take about 8 minutes once built.
+# The study (defaults in rt-config/defaults.conf; README says how long).
 SCENARIOS ?=
-DURATION  ?= 15
-REPS      ?= 3
-INTERVAL  ?= 1000
+DURATION  ?= $(DURATION_DEFAULT)
+REPS      ?= $(REPS_DEFAULT)
+INTERVAL  ?= $(INTERVAL_DEFAULT)
 STUDY_ARGS = --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
-	--vcpus "$(VCPUS)" --interval "$(INTERVAL)"
+	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(CLOCK_ARGS)
 bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
 	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/study.sh $(STUDY_ARGS)
+
+# The bus-lock cost sweep: split-off (and its aligned control) for each
+# cost in SWEEP_NS, virtual clock; plots p99 / p99.9 / max against it.
+SWEEP_NS       ?= 100 300 1000 3000 10000
+SWEEP_DURATION ?= 10
+SWEEP_REPS     ?= 2
+SWEEP_ARGS = --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
+	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)"
+bench-sweep:
+	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)
+	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results

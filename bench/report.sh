@@ -8,6 +8,7 @@
 set -uo pipefail
 SLB_PROG=report
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/bench/scenarios.sh"
 run=${1:-}
 require_run_dir "$run"
 "$SLB_ROOT/bench/plots.sh" "$run" || exit 1
@@ -19,8 +20,16 @@ mf=$m
 {
 	echo "# Split-lock latency study: run $(basename "$run")"
 	echo
-	echo "**Emulated:** every latency below is QEMU TCG time on a host without"
-	echo "split-lock hardware. Read the ratios and who dies, not the microseconds."
+	if [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+		echo "**Emulated, virtual time:** every latency below is instruction time of a"
+		echo "QEMU TCG guest (icount, 1 instruction = 1 ns, vCPUs in lock-step quanta,"
+		echo "a modelled bus-lock cost per split lock). Deterministic for a seed; read the"
+		echo "ratios and who dies, not the microseconds."
+	else
+		echo "**Emulated, wall-clock time:** every latency below is QEMU TCG time on a"
+		echo "host without split-lock hardware, with the host's noise in it. Read the"
+		echo "ratios and who dies, not the microseconds."
+	fi
 	echo
 	echo "## Setup"
 	echo
@@ -28,7 +37,8 @@ mf=$m
 		"- date: \(.date // "?"); host: \(.host.cpu // "?"), \(.host.cores // "?") cores",
 		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
-		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, load after \(.params.warmup_s // "?") s; \(.params.reps // "?") reps per scenario, interleaved",
+		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns, bus lock \(.params.bus_lock_ns) ns per split lock; rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
+		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
 		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options"' "$mf"
 	echo
 	echo "## Scenarios"
@@ -36,9 +46,8 @@ mf=$m
 	echo "| scenario | kernel options | load | sysctls |"
 	echo "| --- | --- | --- | --- |"
 	while read -r s; do
-		awk -F'|' -v n="$s" '{ g = $1; gsub(/ /, "", g) } g == n {
-			for (i = 2; i <= 4; i++) { gsub(/^ +| +$/, "", $i); if ($i == "") $i = "-" }
-			printf "| %s | `%s` | %s | %s |\n", n, $2, $3, $4 }' "$run/scenarios.conf" 2>/dev/null
+		printf '| %s | `%s` | %s | %s |\n' "$s" "$(scenario_field "$run/scenarios.conf" "$s" 2 | sed 's/^$/-/')" \
+			"$(scenario_field "$run/scenarios.conf" "$s" 3 | sed 's/^$/-/')" "$(scenario_field "$run/scenarios.conf" "$s" 4 | sed 's/^$/-/')"
 	done <"$run/scenarios.list"
 	echo
 	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"

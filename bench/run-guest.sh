@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Host runner: boot the study guest in QEMU TCG (multi-threaded), run one
-# job, collect its framed output, and classify the run. A watchdog bounds
-# every boot; on timeout or Ctrl-C it kills its own QEMU by PID.
+# Host runner: boot the study guest in QEMU TCG, run one job, collect its
+# framed output, and classify the run. A watchdog bounds every boot; on
+# timeout or Ctrl-C it kills its own QEMU by PID.
+#
+# Clock modes (--clock):
+#   wall     multi-threaded TCG: each vCPU a host thread, guest time is
+#            host time; a split lock stops the world (the emulated bus
+#            lock). Figures carry host noise (millisecond floor).
+#   virtual  single-threaded TCG with icount (1 instruction = 1 ns) and
+#            lock-step quanta (--quantum-ns), so that vCPUs run as if in
+#            parallel; a split lock costs --bus-lock-ns to every vCPU.
+#            Deterministic: the same inputs and --seed give the same run.
 #
 # Outcomes (outcome.json "outcome", and the one line printed on stdout):
 #   ok          the job ran, all output arrived, job exit status 0
@@ -31,6 +40,13 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --threads N       SMT threads per core: 1 or 2 (default 1)
   -m, --memory MB       guest memory (default ${MEM_DEFAULT})
   -c, --cpu MODEL       QEMU -cpu value (default \$SLB_CPU or ${CPU_DEFAULT})
+      --clock MODE      wall or virtual (default \$SLB_CLOCK or ${CLOCK_DEFAULT})
+      --bus-lock-ns N   virtual: ns a split lock holds the bus, 0 to 1000000
+                        (default ${BUS_LOCK_NS_DEFAULT})
+      --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 ns
+                        (default ${QUANTUM_NS_DEFAULT})
+      --seed N          virtual: guest RNG and slb.seed=N, 0 to 4294967295
+                        (default 1)
   -t, --timeout SEC     watchdog for the whole boot, 0 = none (default ${TIMEOUT_DEFAULT})
       --kernel FILE     bzImage (default: the cached build)
       --initrd FILE     initramfs (default: \$SLB_INITRD)
@@ -41,17 +57,19 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
 USAGE
 }
 
-SMP_DEFAULT=2
+. "$SLB_ROOT/rt-config/defaults.conf"
+SMP_DEFAULT=$VCPUS_DEFAULT
 MEM_DEFAULT=512
-CPU_DEFAULT=Snowridge,-hypervisor
 TIMEOUT_DEFAULT=180
 
 outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFAULT
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0
+clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
+	-l clock:,bus-lock-ns:,quantum-ns:,seed: \
 	-- "$@") || exit 2
 eval set -- "$opts"
 while true; do
@@ -69,6 +87,10 @@ while true; do
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
+	--clock) clock=$2; shift 2 ;;
+	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
+	--quantum-ns) quantum_ns=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
 	-i | --interactive) interactive=1; shift ;;
 	--json) json=1; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -91,6 +113,10 @@ check_number --threads "$threads" 1 2
 [ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
 check_number --memory "$mem" 128 16384
 check_number --timeout "$timeout" 0 86400
+check_choice --clock "$clock" wall virtual
+check_number --bus-lock-ns "$bus_lock_ns" 0 1000000
+check_number --quantum-ns "$quantum_ns" 1000 10000000
+check_number --seed "$seed" 0 4294967295
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
 [ -f "$kernel" ] || usage_error "--kernel '$kernel' does not exist (run 'make kernel')"
 [ -n "$initrd" ] || usage_error "--initrd is required (or set SLB_INITRD; 'make initramfs' builds one)"
@@ -101,6 +127,7 @@ UNFRAME=${SLB_UNFRAME:-$SLB_ROOT/build/host/slb-unframe}
 
 cmdline="$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$smp" "$isolate")" || exit 2
 [ -z "$jobname" ] || cmdline="$cmdline slb.job=$jobname"
+[ "$clock" = wall ] || cmdline="$cmdline slb.seed=$seed"
 [ -z "$append" ] || cmdline="$cmdline $append"
 
 mkdir -p "$outdir" || die "cannot create $outdir"
@@ -116,8 +143,16 @@ trap 'cleanup; say "interrupted; QEMU killed"; exit 130' INT TERM HUP
 
 # Firmware from Debian's seabios/qemu-system-data packages: our QEMU build
 # ships no blobs of its own (the dfsg source has none).
-args=(-L /usr/share/seabios -L /usr/share/qemu -accel tcg,thread=multi -machine pc -cpu "$cpu"
-	-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
+args=(-L /usr/share/seabios -L /usr/share/qemu -machine pc)
+if [ "$clock" = wall ]; then
+	args+=(-accel tcg,thread=multi -cpu "$cpu")
+else
+	# 1 instruction = 1 ns, no sleeping: guest time is instruction time; a
+	# fixed RTC base and RNG seed leave nothing to the host.
+	args+=(-accel "tcg,thread=single,lockstep=$quantum_ns" -icount shift=0,sleep=off,align=off
+		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$seed" -cpu "$cpu,bus-lock-ns=$bus_lock_ns")
+fi
+args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 [ -z "$job" ] || args+=(-fw_cfg "name=opt/slb/job,file=$job")
 # Output channel: isa-debugcon at port 0xe9 into a host file (slb-frame).
@@ -159,12 +194,12 @@ else
 	qrc=$?
 	qpid=
 fi
-elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 
 "$UNFRAME" --outdir "$outdir/files" --json "$outdir/output.raw" >"$outdir/frames.json" 2>"$outdir/frames.err"
 frc=$?
 job_status=$(sed -n 's/.*"job_status": *\(-\{0,1\}[0-9]*\).*/\1/p' "$outdir/frames.json")
-panic_line=$(grep -m1 -o 'Kernel panic - not syncing.*' "$outdir/console.log" 2>/dev/null | tr -d '\000-\037"\\')
+panic_line=$(grep -a -m1 -o 'Kernel panic - not syncing.*' "$outdir/console.log" 2>/dev/null | tr -d '\000-\037')
 
 # The raw channel is kept only where it helps: when decoding failed.
 [ "$frc" -ne 0 ] || rm -f "$outdir/output.raw"
@@ -183,20 +218,17 @@ else
 	outcome=ok
 fi
 
-cat >"$outdir/outcome.json" <<JSON
-{
-  "outcome": "$outcome",
-  "job_status": ${job_status:-null},
-  "panic": "${panic_line}",
-  "qemu_exit": $qrc,
-  "elapsed_s": $elapsed,
-  "timeout_s": $timeout,
-  "smp": $smp,
-  "threads": $threads,
-  "isolate": $isolate,
-  "memory_mb": $mem,
-  "cpu": "$cpu"
-}
-JSON
+# jq writes the JSON, so a quote in a panic line or a CPU model cannot break it.
+jq -n --arg outcome "$outcome" --arg job_status "${job_status:-}" --arg panic "$panic_line" \
+	--argjson qemu_exit "$qrc" --argjson elapsed_s "$elapsed" --argjson timeout_s "$timeout" \
+	--argjson smp "$smp" --argjson threads "$threads" --argjson isolate "$isolate" \
+	--argjson memory_mb "$mem" --arg cpu "$cpu" --arg clock "$clock" \
+	--argjson bus_lock_ns "$bus_lock_ns" --argjson quantum_ns "$quantum_ns" --argjson seed "$seed" \
+	'{outcome: $outcome, job_status: ($job_status | if . == "" then null else tonumber end),
+	  panic: $panic, qemu_exit: $qemu_exit, elapsed_s: $elapsed_s, timeout_s: $timeout_s,
+	  smp: $smp, threads: $threads, isolate: $isolate, memory_mb: $memory_mb, cpu: $cpu,
+	  clock: $clock}
+	 + (if $clock == "virtual" then {bus_lock_ns: $bus_lock_ns, quantum_ns: $quantum_ns, seed: $seed} else {} end)' \
+	>"$outdir/outcome.json" || die "could not write $outdir/outcome.json"
 if [ "$json" = 1 ]; then cat "$outdir/outcome.json"; else echo "$outcome"; fi
 [ "$outcome" = ok ]

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Host orchestrator of the study (make bench): runs every scenario of
 # rt-config/scenarios.conf x REPS in the guest, reps interleaved (A B A B,
-# so host noise spreads over all scenarios), and keeps every result in
-# results/<run-id>/. A run is written into results/.incomplete-<run-id> and
+# so host noise spreads over all scenarios), JOBS guests at a time, and
+# keeps every result in results/<run-id>/. A run is written into results/.incomplete-<run-id> and
 # renamed at the end: Ctrl-C or a failure leaves no half run and never
 # touches an earlier one. A guest that hangs or panics is recorded and the
 # matrix goes on.
@@ -13,9 +13,14 @@
 set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/bench/scenarios.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
 
 SCENARIO_FILE=${SLB_SCENARIO_FILE:-$SLB_ROOT/rt-config/scenarios.conf}
-scenarios= duration=15 reps=3 vcpus=2 interval=1000 warmup=1 results=$SLB_ROOT/results id= json=0 validate=0
+scenarios= duration=$DURATION_DEFAULT reps=$REPS_DEFAULT vcpus=$VCPUS_DEFAULT interval=$INTERVAL_DEFAULT
+warmup=$WARMUP_DEFAULT jobs=$JOBS_DEFAULT clock=${SLB_CLOCK:-$CLOCK_DEFAULT}
+bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT
+results=$SLB_ROOT/results id= json=0 validate=0
 
 usage() {
 	cat <<USAGE
@@ -24,11 +29,17 @@ Run the split-lock latency matrix in the guest; results in RESULTS/<run-id>/.
 
   -s, --scenarios LIST  comma- or space-separated names (default: all in
                         rt-config/scenarios.conf: $(all_scenarios | tr '\n' ' '))
-  -d, --duration S      cyclictest seconds per run, 3 to 3600 (default 15)
-  -r, --reps N          repetitions, 1 to 100 (default 3)
-  -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default 2)
-  -i, --interval US     cyclictest interval, 100 to 100000 us (default 1000)
-  -w, --warmup S        seconds of cyclictest before the load starts (default 1)
+  -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $DURATION_DEFAULT)
+  -r, --reps N          repetitions, 1 to 100 (default $REPS_DEFAULT)
+  -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default $VCPUS_DEFAULT)
+  -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
+  -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
+  -c, --clock MODE      virtual or wall (default \$SLB_CLOCK or $CLOCK_DEFAULT)
+      --bus-lock-ns N   virtual: ns one split lock holds the bus, 0 to 1000000
+                        (default $BUS_LOCK_NS_DEFAULT)
+      --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 (default $QUANTUM_NS_DEFAULT)
+  -j, --jobs N          guests run at once, 1 to 16 (default $JOBS_DEFAULT); in the
+                        virtual mode results do not depend on it
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
       --json            print the run directory as JSON at the end
@@ -39,12 +50,11 @@ to use another scenario file than rt-config/scenarios.conf.
 USAGE
 }
 
-all_scenarios() { sed -n 's/^\([a-z0-9][a-z0-9-]*\) *|.*/\1/p' "$SCENARIO_FILE"; }
-field() { # field NAME N: column N (1-based) of scenario NAME, trimmed
-	awk -F'|' -v n="$1" -v f="$2" '{ g = $1; gsub(/ /, "", g) } g == n { v = $f; gsub(/^ +| +$/, "", v); print v }' "$SCENARIO_FILE"
-}
+all_scenarios() { scenario_names "$SCENARIO_FILE"; }
+field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
-opts=$(getopt -n study -o s:d:r:v:i:w:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help -- "$@") || exit 2
+opts=$(getopt -n study -o s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+	-l clock:,bus-lock-ns:,quantum-ns:,jobs: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -54,6 +64,10 @@ while true; do
 	-v | --vcpus) vcpus=$2; shift 2 ;;
 	-i | --interval) interval=$2; shift 2 ;;
 	-w | --warmup) warmup=$2; shift 2 ;;
+	-c | --clock) clock=$2; shift 2 ;;
+	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
+	--quantum-ns) quantum_ns=$2; shift 2 ;;
+	-j | --jobs) jobs=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
 	--json) json=1; shift ;;
@@ -68,7 +82,11 @@ check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
 check_number VCPUS "$vcpus" 2 8
 check_number INTERVAL "$interval" 100 100000
-check_number WARMUP "$warmup" 0 $((duration - 1))
+check_number WARMUP "$warmup" 0 60
+check_choice CLOCK "$clock" virtual wall
+check_number BUS_LOCK_NS "$bus_lock_ns" 0 1000000
+check_number QUANTUM_NS "$quantum_ns" 1000 10000000
+check_number JOBS "$jobs" 1 16
 [ -f "$SCENARIO_FILE" ] || usage_error "scenario file '$SCENARIO_FILE' does not exist"
 [ -n "$scenarios" ] || scenarios=$(all_scenarios | tr '\n' ' ')
 list=()
@@ -100,9 +118,11 @@ tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
 echo $$ >"$tmp/.pid"
-rgpid=
+declare -A running=()
 abort() {
-	[ -z "$rgpid" ] || { kill -TERM "$rgpid" 2>/dev/null; wait "$rgpid" 2>/dev/null; }
+	local pid
+	for pid in "${!running[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+	wait 2>/dev/null
 	rm -rf "$tmp"
 	say "interrupted: nothing kept of run $id"
 	exit 130
@@ -111,42 +131,74 @@ trap abort INT TERM HUP
 
 printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
-"$SLB_ROOT/scripts/manifest.sh" "$tmp" "$id" "$duration" "$reps" "$vcpus" "$interval" "$warmup" >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
+"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" vcpus="$vcpus" \
+	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" clock="$clock" cpu="${SLB_CPU:-$CPU_DEFAULT}" \
+	$([ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns") \
+	>"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 	die "could not write the manifest: $(cat "$tmp/manifest.err")"
 
+# Wall-clock bound of one guest run: the virtual mode runs slower than
+# real time when vCPUs are busy (all of them on one host thread).
+if [ "$clock" = wall ]; then limit=$((duration + warmup + 180)); else limit=$((8 * (duration + warmup) + 300)); fi
+clock_args=(--clock "$clock")
+[ "$clock" = wall ] || clock_args+=(--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns")
+
+# start_run SCENARIO REP: write the job and start the guest in the
+# background (its PID in running[]). The seed of rep k is k.
+start_run() {
+	local s=$1 rep=$2 dir=$tmp/$1/rep$2
+	mkdir -p "$tmp/$s"
+	{
+		echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval"
+		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
+		echo ". /jobs/study.sh"
+	} >"$dir.job"
+	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "$vcpus" "${clock_args[@]}" \
+		--seed "$rep" -a "$(field "$s" 2)" -t "$limit" >"$dir.outcome" 2>"$dir.stderr" &
+	running[$!]="$s $rep"
+}
+
+# finish_run PID: wait for one guest and condense its results.
+finish_run() {
+	local pid=$1 s rep dir outcome
+	wait "$pid"
+	read -r s rep <<<"${running[$pid]}"
+	unset "running[$pid]"
+	dir=$tmp/$s/rep$rep
+	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "$interval" >"$dir/rep.info"
+	outcome=$(sed -n 's/^outcome=//p' "$dir/rep.info")
+	done_n=$((done_n + 1))
+	now=$(date +%s)
+	eta=$(((now - start) * (total - done_n) / done_n))
+	say "[$done_n/$total] $s rep $rep: $outcome; elapsed $(((now - start) / 60))m$(((now - start) % 60))s, ETA $((eta / 60))m$((eta % 60))s"
+	[ "$outcome" = ok ] || say "  $s rep $rep: guest run ended '$outcome' (recorded; the matrix goes on)"
+}
+
+# wait_any: finish whichever running guest ends first.
+wait_any() {
+	local pid
+	while :; do
+		for pid in "${!running[@]}"; do
+			kill -0 "$pid" 2>/dev/null || { finish_run "$pid"; return; }
+		done
+		sleep 0.5
+	done
+}
+
 total=$((${#list[@]} * reps))
-n=0
+done_n=0
 start=$(date +%s)
-say "run $id: ${#list[@]} scenarios x $reps reps = $total guest runs of ${duration} s (emulated; QEMU TCG)"
+say "run $id: ${#list[@]} scenarios x $reps reps = $total guest runs of ${duration} s, $jobs at a time, clock $clock (emulated; QEMU TCG)"
+[ "$clock" = virtual ] || [ "$jobs" = 1 ] ||
+	say "warning: JOBS=$jobs with CLOCK=wall: the guests compete for the host and the figures carry it"
 for rep in $(seq 1 "$reps"); do
 	for s in "${list[@]}"; do
-		n=$((n + 1))
-		dir=$tmp/$s/rep$rep
-		mkdir -p "$tmp/$s"
-		job=$tmp/$s/rep$rep.job
-		{
-			echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval"
-			printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
-			echo ". /jobs/study.sh"
-		} >"$job"
-		now=$(date +%s)
-		if [ "$n" -gt 1 ]; then
-			eta=$(((now - start) * (total - n + 1) / (n - 1)))
-			eta_s="ETA $((eta / 60))m$((eta % 60))s"
-		else
-			eta_s="ETA ~$((total * (duration + 15) / 60))m"
-		fi
-		say "[$n/$total] $s rep $rep/$reps; elapsed $(((now - start) / 60))m$(((now - start) % 60))s, $eta_s"
-		"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" --smp "$vcpus" \
-			-a "$(field "$s" 2)" -t $((duration + 180)) >"$dir.outcome" 2>"$dir.stderr" &
-		rgpid=$!
-		wait "$rgpid"
-		rgpid=
-		"$SLB_ROOT/scripts/rep-info.sh" "$dir" >"$dir/rep.info"
-		outcome=$(sed -n 's/^outcome=//p' "$dir/rep.info")
-		[ "$outcome" = ok ] || say "  $s rep $rep: guest run ended '$outcome' (recorded; the matrix goes on)"
+		while [ "${#running[@]}" -ge "$jobs" ]; do wait_any; done
+		say "starting $s rep $rep/$reps"
+		start_run "$s" "$rep"
 	done
 done
+while [ "${#running[@]}" -gt 0 ]; do wait_any; done
 "$SUMMARY" --json "$tmp" >"$tmp/summary.json" 2>"$tmp/summary.err" ||
 	die "summary failed: $(cat "$tmp/summary.err") (partial run kept in $tmp)"
 "$SUMMARY" --csv "$tmp" >"$tmp/summary.csv"

@@ -26,5 +26,8 @@ hk=0
 [ "$first" -eq 1 ] || hk=0-$((first - 1))
 # console on ttyS0; panic=-1 makes a panicking guest reboot at once, and
 # QEMU's -no-reboot turns that into an exit the host runner can see.
-echo "console=ttyS0 panic=-1 tsc=reliable" \
+# idle=halt: Linux would idle in MWAIT, which TCG runs as PAUSE on an SMP
+# guest, so an idle vCPU would spin (burning a host thread in the wall
+# mode, whole quanta in the virtual one) instead of sleeping.
+echo "console=ttyS0 panic=-1 tsc=reliable idle=halt" \
 	"isolcpus=nohz,domain,managed_irq,$iso nohz_full=$iso rcu_nocbs=$iso irqaffinity=$hk"

@@ -3,7 +3,7 @@
 # inputs are hashed into cache keys, and one style of progress and errors.
 # Sourced, never run.
 
-SLB_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SLB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SLB_CACHE=${SLB_CACHE:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/splitlock-bench}
 SLB_PROG=${SLB_PROG:-$(basename "$0")}
 
@@ -17,6 +17,15 @@ usage_error() { printf '%s: %s\n' "$SLB_PROG" "$*" >&2; exit 2; }
 check_number() {
 	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
 	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
+}
+
+# check_choice NAME VALUE WORD...: a usage error (exit 2) naming NAME and
+# VALUE unless VALUE is one of the WORDs.
+check_choice() {
+	local name=$1 value=$2 w
+	shift 2
+	for w in "$@"; do [ "$value" != "$w" ] || return 0; done
+	usage_error "$name '$value' is not allowed (allowed: $*)"
 }
 
 # require_run_dir DIR: a usage error unless DIR is a study run directory.

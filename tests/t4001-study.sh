@@ -19,7 +19,7 @@ run=$res/t
 t_ok "2 scenarios x 2 reps complete (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
 t_ok "progress shows rep k/R and an ETA" grep -q '\[4/4\] split-on rep 2/2; elapsed .*ETA' "$T_TMP/study.out"
 t_ok "no incomplete directory is left (a stale one was removed)" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
-t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 3 and .emulated == true' "$run/manifest.json"
+t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 5 and .emulated == true' "$run/manifest.json"
 t_ok "summary.json parses" jq -e '.scenarios | length == 2' "$run/summary.json"
 t_ok "summary.csv has a header and 6 rows" sh -c "[ \$(wc -l <'$run/summary.csv') = 7 ]"
 allfiles() {

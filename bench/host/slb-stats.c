@@ -13,8 +13,8 @@
  *
  * Exit status: 0 done, 1 unreadable or mismatched runs, 2 usage error.
  */
-#include "lib/run.h"
-#include "lib/stats.h"
+#include "../lib/run.h"
+#include "../lib/stats.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -7,7 +7,7 @@
  *
  * Exit status: 0 done, 1 unreadable run directory, 2 usage error.
  */
-#include "lib/run.h"
+#include "../lib/run.h"
 
 #include <getopt.h>
 #include <stdio.h>

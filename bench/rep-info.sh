@@ -3,8 +3,11 @@
 # Condense one study run directory (bench/run-guest.sh output) into
 # key=value lines for slb-summary: the guest outcome, the load's fate and
 # progress, the kernel's split-lock counters.
+#   rep-info.sh RUNDIR DURATION_S INTERVAL_US
 set -uo pipefail
-d=${1:?usage: rep-info.sh RUNDIR}
+d=${1:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
+dur=${2:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
+int=${3:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 f=$d/files
 val() { [ -s "$1" ] && jq -r "$2 // \"\"" "$1" 2>/dev/null || true; }
 echo "outcome=$(val "$d/outcome.json" .outcome | grep . || echo missing)"
@@ -17,11 +20,9 @@ for k in traps warned killed; do
 	v=$(sed -n "s/^$k=//p" "$f/sld_counters.txt" 2>/dev/null)
 	echo "sld_$k=${v:--1}"
 done
-# cyclictest's completed periods against those asked for (the job's
-# duration / interval): fewer means the isolated vCPU was starved.
+# cyclictest's completed periods against those asked for (duration /
+# interval): fewer means the isolated vCPU was starved.
 cycles=$(val "$f/cyclictest.json" '.thread["0"].cycles')
 echo "ct_cycles=${cycles:--1}"
-dur=$(sed -n 's/.*SLB_DURATION=\([0-9]*\).*/\1/p' "$d.job" 2>/dev/null)
-int=$(sed -n 's/.*SLB_INTERVAL=\([0-9]*\).*/\1/p' "$d.job" 2>/dev/null)
-if [ -n "$dur" ] && [ -n "$int" ]; then echo "ct_expected=$((dur * 1000000 / int))"; else echo "ct_expected=-1"; fi
+echo "ct_expected=$((dur * 1000000 / int))"
 echo "hist=$([ -s "$f/hist.txt" ] && echo "$f/hist.txt" || echo none)"

@@ -8,8 +8,8 @@
  *
  * Exit status: 0 sent, 1 error (file unreadable, port unavailable), 2 usage.
  */
-#include "lib/frame.h"
-#include "lib/io.h"
+#include "../lib/frame.h"
+#include "../lib/io.h"
 
 #include <errno.h>
 #include <getopt.h>

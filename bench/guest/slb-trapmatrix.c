@@ -19,7 +19,7 @@
  * Never run this on a real host with detection off: every crossing case
  * is a real bus lock. It is built for the TCG guest.
  */
-#include "lib/msr.h"
+#include "../lib/msr.h"
 
 #include <errno.h>
 #include <getopt.h>

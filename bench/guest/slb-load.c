@@ -14,7 +14,7 @@
  * Run split loads only inside the TCG guest: on a real CPU each split lock
  * bus-locks the whole (possibly shared) machine.
  */
-#include "lib/splitaddr.h"
+#include "../lib/splitaddr.h"
 
 #include <errno.h>
 #include <fcntl.h>

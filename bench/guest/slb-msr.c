@@ -10,7 +10,7 @@
  *
  * Exit status: 0 done, 1 failed (absent register, no driver), 2 usage.
  */
-#include "lib/msr.h"
+#include "../lib/msr.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -7,8 +7,8 @@
  *
  * Exit status: 0 complete, 1 incomplete or I/O error, 2 usage error.
  */
-#include "lib/frame.h"
-#include "lib/io.h"
+#include "../lib/frame.h"
+#include "../lib/io.h"
 
 #include <errno.h>
 #include <getopt.h>

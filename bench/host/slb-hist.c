@@ -6,7 +6,7 @@
  *
  * Exit status: 0 all parsed, 1 a file is unreadable or malformed, 2 usage.
  */
-#include "lib/hist.h"
+#include "../lib/hist.h"
 
 #include <errno.h>
 #include <getopt.h>

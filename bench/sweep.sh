@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The bus-lock cost sweep (make bench-sweep): for each cost C, a virtual-
+# clock study of split-off and its aligned control (bench/study.sh with
+# --bus-lock-ns C), then one table and plot of the isolated vCPU's pooled
+# p99 / p99.9 / max against C: from which bus-lock cost does the offender
+# break a 100 us deadline? Results in RESULTS/sweep-<id>/ (written as
+# .incomplete-sweep-<id>, renamed at the end), one study run per cost
+# under it (ns<C>/).
+#
+# Exit status: 0 done, 1 failure, 2 usage error (nothing started).
+set -uo pipefail
+SLB_PROG=sweep
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
+
+costs="100 300 1000 3000 10000" duration=10 reps=2 vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
+quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0
+
+usage() {
+	cat <<USAGE
+Usage: sweep.sh [options]
+Run split-off and aligned for each bus-lock cost (virtual clock) and plot
+the isolated vCPU's latency against the cost.
+
+      --costs LIST      bus-lock costs in ns, 1 to 1000000, space- or
+                        comma-separated, at least two (default "$costs")
+  -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $duration)
+  -r, --reps N          repetitions per cost, 1 to 100 (default $reps)
+  -v, --vcpus N         guest vCPUs, 2 to 8 (default $vcpus)
+  -j, --jobs N          guests at once, 1 to 16 (default $jobs)
+      --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
+      --deadline US     the deadline drawn and judged, 1 to 1000000 (default $deadline)
+  -o, --results DIR     where the sweep goes (default results/)
+      --id ID           sweep id (default: sweep-date-time)
+      --validate        check the arguments and exit (0 good, 2 bad)
+  -h, --help            this text
+USAGE
+}
+
+opts=$(getopt -n sweep -o d:r:v:j:o:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help -- "$@") || exit 2
+eval set -- "$opts"
+while true; do
+	case $1 in
+	--costs) costs=$2; shift 2 ;;
+	-d | --duration) duration=$2; shift 2 ;;
+	-r | --reps) reps=$2; shift 2 ;;
+	-v | --vcpus) vcpus=$2; shift 2 ;;
+	-j | --jobs) jobs=$2; shift 2 ;;
+	--quantum-ns) quantum_ns=$2; shift 2 ;;
+	--deadline) deadline=$2; shift 2 ;;
+	-o | --results) results=$2; shift 2 ;;
+	--id) id=$2; shift 2 ;;
+	--validate) validate=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	esac
+done
+[ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+list=$(echo "$costs" | tr ',' ' ')
+for c in $list; do check_number "bus-lock cost" "$c" 1 1000000; done
+[ "$(echo "$list" | wc -w)" -ge 2 ] || usage_error "--costs '$costs': a sweep needs at least two costs"
+check_number --deadline "$deadline" 1 1000000
+[ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
+case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
+[ ! -e "$results/$id" ] || usage_error "sweep '$id' exists in $results; refusing to overwrite it"
+study=("$SLB_ROOT/bench/study.sh" --scenarios aligned,split-off --clock virtual --duration "$duration"
+	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
+# The study checks the rest (and exits 2 naming the value).
+"${study[@]}" --validate --results "$results" || exit 2
+[ "$validate" = 0 ] || exit 0
+
+mkdir -p "$results" || die "cannot create $results"
+tmp=$results/.incomplete-$id
+rm -rf "$tmp"
+mkdir -p "$tmp" || die "cannot create $tmp"
+trap 'rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
+n=0 total=$(echo "$list" | wc -w) start=$(date +%s)
+for c in $list; do
+	n=$((n + 1))
+	say "[$n/$total] bus-lock cost $c ns; elapsed $(($(date +%s) - start)) s"
+	"${study[@]}" --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
+		die "the study at $c ns failed (log: $tmp/ns$c.log)"
+done
+# One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9.
+{
+	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us"
+	for c in $list; do
+		jq -r --arg c "$c" '(.scenarios | map({(.name): .pooled}) | add) as $s |
+			"\($c) \($s["split-off"].p99_us) \($s["split-off"].p999_us) \($s["split-off"].max_us) \($s.aligned.p999_us)"' \
+			"$tmp/ns$c/summary.json" || die "no summary for $c ns"
+	done
+} >"$tmp/sweep.dat"
+jq -R -s --argjson deadline "$deadline" '
+	[split("\n")[] | select(length > 0 and (startswith("#") | not)) | split(" ") | map(tonumber) |
+	 {bus_lock_ns: .[0], split_p99_us: .[1], split_p999_us: .[2], split_max_us: .[3], aligned_p999_us: .[4]}] as $rows |
+	{unit: "us", clock: "virtual", deadline_us: $deadline, rows: $rows,
+	 monotonic_p999: ([range(1; $rows | length) | $rows[.].split_p999_us >= $rows[. - 1].split_p999_us] | all),
+	 first_cost_breaking_deadline_ns: ([$rows[] | select(.split_max_us > $deadline) | .bus_lock_ns] | first // null)}' \
+	"$tmp/sweep.dat" >"$tmp/sweep.json" || die "could not write sweep.json"
+draw_plot sweep.gp "$tmp/sweep" "datafile='$tmp/sweep.dat'; deadline=$deadline; run='$id'" "$tmp/gnuplot.log"
+mv "$tmp" "$results/$id" || die "could not rename $tmp"
+say "sweep $id complete in $(($(date +%s) - start)) s: $results/$id"
+column -t "$results/$id/sweep.dat"
+jq -r '"p99.9 monotonic in the cost: \(.monotonic_p999); first cost whose max breaks \(.deadline_us) us: \(.first_cost_breaking_deadline_ns // "none") ns"' "$results/$id/sweep.json"

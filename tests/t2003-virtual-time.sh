@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The virtual clock mode (patch/qemu 0004-0005: icount, lock-step rounds,
+# bus-lock cost): a microsecond floor, byte-identical runs for one seed and
+# different runs for another, vCPUs that run in parallel in virtual time,
+# an aligned load that leaves the isolated vCPU alone, split locks that
+# cost what bus-lock-ns says, detection that kills the offender, and
+# QEMU refusing the options where they mean nothing.
+. "$(dirname "$0")/lib.sh"
+if ! t_prereq guest; then
+	t_skip "virtual-time tests" "no guest (make kernel qemu initramfs)"
+	exit 0
+fi
+QEMU=${SLB_QEMU:-qemu-system-x86_64}
+
+# study_job LOAD: a study job of 3 s with LOAD (scenarios.conf syntax).
+study_job() {
+	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=%s SLB_SYSCTLS=\n. /jobs/study.sh\n' "$1" >"$T_TMP/$2.job"
+	echo "$T_TMP/$2.job"
+}
+# vboot NAME LOAD [RUN-GUEST ARGS]: a virtual-clock study run of LOAD.
+vboot() {
+	local name=$1 load=$2
+	shift 2
+	t_boot "$T_TMP/$name" -j "$(study_job "$load" "$name")" --clock virtual -a split_lock_detect=off -t 600 "$@"
+}
+# pct NAME FIELD: FIELD (p99_us, p999_us, max_us, samples) of NAME's histogram.
+pct() { "$HOSTBIN/slb-hist" --json "$T_TMP/$1/files/hist.txt" | jq -r ".histograms[0].$2"; }
+# ratio_at_most A B X: A / B <= X
+ratio_at_most() { awk -v a="$1" -v b="$2" -v x="$3" 'BEGIN { if (b <= 0 || a / b > x) { printf "%s / %s > %s\n", a, b, x; exit 1 } }'; }
+ratio_at_least() { awk -v a="$1" -v b="$2" -v x="$3" 'BEGIN { if (b <= 0 || a / b < x) { printf "%s / %s < %s\n", a, b, x; exit 1 } }'; }
+
+vboot base none
+vboot base2 none
+vboot aligned slb-load:aligned
+vboot split slb-load:split
+vboot split-seed2 slb-load:split --seed 2
+vboot split-free slb-load:split --bus-lock-ns 0
+t_ok "virtual baseline boots and runs cyclictest" t_outcome "$T_TMP/base" ok
+t_ok "virtual baseline: every period measured (3000 samples)" test "$(pct base samples)" = 3000
+t_ok "virtual baseline: p99 <= 20 us" test "$(pct base p99_us)" -le 20
+t_ok "same inputs, same seed: byte-identical histograms" cmp "$T_TMP/base/files/hist.txt" "$T_TMP/base2/files/hist.txt"
+t_ok "outcome.json records clock, seed, bus-lock cost and quantum" \
+	jq -e '.clock == "virtual" and .seed == 1 and .bus_lock_ns == 1000 and .quantum_ns == 10000' "$T_TMP/base/outcome.json"
+t_ok "another seed moves the load and changes the histogram" sh -c "! cmp -s '$T_TMP/split/files/hist.txt' '$T_TMP/split-seed2/files/hist.txt'"
+t_ok "an aligned load leaves the isolated vCPU alone: aligned / baseline p99.9 <= 1.5" \
+	ratio_at_most "$(pct aligned p999_us)" "$(pct base p999_us)" 1.5
+t_ok "split locks at the default cost: split / aligned p99.9 >= 10" \
+	ratio_at_least "$(pct split p999_us)" "$(pct aligned p999_us)" 10
+t_ok "with bus-lock-ns=0 split locks cost nothing: split / aligned p99.9 <= 1.5" \
+	ratio_at_most "$(pct split-free p999_us)" "$(pct aligned p999_us)" 1.5
+t_ok "the offender pays its own bus locks: ~1000 ns per split lock" \
+	jq -e '.ns_per_op > 900 and .ns_per_op < 1300' "$T_TMP/split/files/load.json"
+
+# Parallel virtual time: two busy vCPUs each run at full speed. One aligned
+# thread on vCPU 0 against two on vCPUs 0 and 1 of a 3-vCPU guest: the
+# per-thread rate must not halve (plain icount runs them one after another).
+par_job() {
+	t_job "par$1" <<JOB
+slb-load -m aligned -t $1 -c 0,1 -d 1 --json >load.json
+JOB
+}
+t_boot "$T_TMP/par1" -j "$(par_job 1)" --smp 3 --clock virtual -t 600
+t_boot "$T_TMP/par2" -j "$(par_job 2)" --smp 3 --clock virtual -t 600
+t_ok "two busy vCPUs run in parallel: per-thread ns/op with 2 threads <= 1.2 x with 1" \
+	ratio_at_most "$(jq .ns_per_op "$T_TMP/par2/files/load.json")" "$(jq .ns_per_op "$T_TMP/par1/files/load.json")" 1.2
+
+# Detection on in the virtual mode: the offender dies at its first split lock.
+t_boot "$T_TMP/on" -j "$(study_job slb-load:split on)" --clock virtual -a split_lock_detect -t 600
+t_ok "split_lock_detect in the virtual mode: the offender dies of SIGBUS" grep -qx sigbus "$T_TMP/on/files/load.fate"
+t_ok "... after 0 split locks" jq -e '.ops == 0' "$T_TMP/on/files/load.report.json"
+t_ok "... and the isolated vCPU stays within x1.2 of baseline (p99.9)" \
+	ratio_at_most "$(pct on p999_us)" "$(pct base p999_us)" 1.2
+
+# QEMU refuses what the model cannot do.
+refused() { # refused PATTERN QEMU-ARGS...: QEMU exits non-zero saying PATTERN
+	local pat=$1 out
+	shift
+	out=$("$QEMU" -machine none -display none "$@" 2>&1 </dev/null) && { echo "accepted: $*"; return 1; }
+	echo "$out" | grep -q -- "$pat" || { echo "said: $out"; return 1; }
+}
+t_ok "QEMU: bus-lock-ns without -icount is refused" refused "bus-lock-ns needs TCG with -icount" \
+	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg -cpu Snowridge,bus-lock-ns=1000
+t_ok "QEMU: bus-lock-ns=2000000 is refused" refused "bus-lock-ns=2000000 is out of range" \
+	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg,thread=single -icount shift=0 -cpu Snowridge,bus-lock-ns=2000000
+t_ok "QEMU: lockstep without -icount is refused" refused "lockstep needs -icount" -accel tcg,lockstep=10000
+t_ok "QEMU: lockstep=10 is refused" refused "lockstep=10 is out of range" -icount shift=0 -accel tcg,lockstep=10
