@@ -31,7 +31,7 @@ slb-load --calibrate 20000 --json >calib4.json
 slb-load --calibrate 20000 -s 8 -o xadd --json >calib8.json
 JOB
 run() { # run NAME QEMU JOB
-	"$SLB_ROOT/bench/run-guest.sh" --qemu "$2" -o "$tmp/$1" -j "$3" -a split_lock_detect=off -t 300 >/dev/null ||
+	"$SLB_ROOT/bench/run-guest.sh" --clock wall --qemu "$2" -o "$tmp/$1" -j "$3" -a split_lock_detect=off -t 300 >/dev/null ||
 		die "guest run $1 failed: $(cat "$tmp/$1/outcome.json" 2>/dev/null)"
 }
 init_s() { # host-independent: guest clock at "Run /init"

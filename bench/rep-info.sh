@@ -25,4 +25,5 @@ done
 cycles=$(val "$f/cyclictest.json" '.thread["0"].cycles')
 echo "ct_cycles=${cycles:--1}"
 echo "ct_expected=$((dur * 1000000 / int))"
+echo "ct_interval_us=$int"
 echo "hist=$([ -s "$f/hist.txt" ] && echo "$f/hist.txt" || echo none)"

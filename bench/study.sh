@@ -210,5 +210,5 @@ ln -sfn "$id" "$results/latest"
 	say "warning: the report of $id failed; the results are kept (make report RUN=$id)"
 say "run $id complete in $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s: $results/$id"
 cat "$results/$id/summary.txt"
-[ "$json" = 0 ] || printf '{"run_id": "%s", "dir": "%s"}\n' "$id" "$results/$id"
+[ "$json" = 0 ] || jq -n --arg id "$id" --arg dir "$results/$id" '{run_id: $id, dir: $dir}'
 exit 0

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Percentile plot: fraction of samples above each latency (1 - CDF, log y),
+# Percentile plot: fraction of samples at or above each latency (1 - CDF,
+# log y, the largest sample included),
 # so that p99 and p99.9 read off at 1e-2 and 1e-3. Needs common.gp's variables.
 load "plots/common.gp"
 set title sprintf("latency tail (1 - CDF), %s, run %s", emul, run) noenhanced
 set xlabel "latency (us, emulated time)"
-set ylabel "fraction of samples above (log)"
+set ylabel "fraction of samples at or above (log)"
 set logscale y
 set format y "1e%T"
 set arrow 1 from graph 0, first 1e-2 to graph 1, first 1e-2 nohead dashtype 3

@@ -18,7 +18,7 @@ for spec in "$@"; do
 	for r in $(seq 1 "$reps"); do
 		d=$dir/$name/rep$r
 		mkdir -p "$d/files"
-		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_warned=0\nsld_killed=%s\nct_cycles=%s\nct_expected=20000\n' \
+		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_warned=0\nsld_killed=%s\nct_cycles=%s\nct_expected=20000\nct_interval_us=1000\n' \
 			"$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" \
 			$((200 * ${pct:-100})) >"$d/rep.info"
 		awk -v base="$base" -v scale="$scale" -v seed="$r" -v n=20000 '

@@ -5,7 +5,12 @@
 #   t_ok DESC CMD...        pass when CMD succeeds; its output is shown on failure
 #   t_skip DESC REASON      a counted skip
 #   t_prereq NAME           true when prerequisite NAME holds (see below)
+#   t_require_guest WHAT    skip (counted) the rest of the script without a guest
 #   t_boot DIR ARGS...      bench/run-guest.sh -o DIR ARGS...; outcome in DIR
+#   t_refuses WORD CMD...   CMD exits 2 with one stderr line naming WORD
+#   t_expect_code N CMD...  CMD exits N
+#   t_line_count N FILE     FILE has N lines
+#   t_interrupt OUT PATTERN SECONDS CMD...   Ctrl-C CMD once OUT shows PATTERN
 # Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel.
 set -u
 T_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,6 +58,64 @@ t_prereq() {
 	esac
 }
 
+# t_require_guest WHAT: unless kernel, initramfs and emulator exist, count
+# one skip for WHAT and end the test script.
+t_require_guest() {
+	t_prereq guest && return 0
+	t_skip "$1" "no guest (make kernel qemu initramfs)"
+	exit 0
+}
+
+# t_expect_code N CMD...: CMD exits with status N (its output shown if not).
+t_expect_code() {
+	local want=$1 rc out
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ "$rc" = "$want" ] && return 0
+	echo "exit $rc, expected $want"
+	printf '%s\n' "$out" | tail -n 10
+	return 1
+}
+
+# t_refuses WORD CMD...: CMD exits 2 (usage error) with exactly one line on
+# stderr, naming WORD (the bad value or option).
+t_refuses() {
+	local word=$1 rc
+	shift
+	"$@" >"$T_TMP/refuses.out" 2>"$T_TMP/refuses.err"
+	rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; cat "$T_TMP/refuses.err"; return 1; }
+	grep -q -- "$word" "$T_TMP/refuses.err" || { echo "stderr does not name '$word':"; cat "$T_TMP/refuses.err"; return 1; }
+	t_line_count 1 "$T_TMP/refuses.err"
+}
+
+# t_line_count N FILE: FILE has exactly N lines.
+t_line_count() {
+	local got
+	got=$(wc -l <"$2" 2>/dev/null) || { echo "$2 missing"; return 1; }
+	[ "$got" = "$1" ] && return 0
+	echo "$2 has $got lines, expected $1:"
+	head -n 5 "$2"
+	return 1
+}
+
+# t_interrupt OUT PATTERN SECONDS CMD...: start CMD (output to OUT) as a
+# terminal's Ctrl-C would find it (a background job ignores SIGINT unless
+# told otherwise), wait until OUT shows PATTERN (at most 30 s), SECONDS
+# more, send SIGINT; print CMD's exit status.
+t_interrupt() {
+	local out=$1 pat=$2 secs=$3 pid
+	shift 3
+	env --default-signal=INT "$@" >"$out" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 150); do grep -q -- "$pat" "$out" 2>/dev/null && break; sleep 0.2; done
+	sleep "$secs"
+	kill -INT "$pid"
+	wait "$pid"
+	echo $?
+}
+
 # t_boot DIR ARGS...: boot a guest; the outcome word lands in DIR.outcome.
 t_boot() {
 	local dir=$1
@@ -72,12 +135,15 @@ t_outcome() {
 	return 1
 }
 
-# t_fact DIR KEY VALUE: facts.txt from the guest has KEY=VALUE.
-t_fact() {
-	grep -qx "$2=$3" "$1/files/facts.txt" && return 0
-	echo "facts.txt: wanted $2=$3, got: $(grep "^$2=" "$1/files/facts.txt" 2>/dev/null || echo missing)"
+# t_kv DIR FILE KEY VALUE: the guest's key=value FILE has KEY=VALUE.
+t_kv() {
+	grep -qx "$3=$4" "$1/files/$2" 2>/dev/null && return 0
+	echo "$2: wanted $3=$4, got: $(grep "^$3=" "$1/files/$2" 2>/dev/null || echo "${3} missing")"
 	return 1
 }
+
+# t_fact DIR KEY VALUE: facts.txt from the guest has KEY=VALUE.
+t_fact() { t_kv "$1" facts.txt "$2" "$3"; }
 
 # t_unit PROGRAM: run a C unit test printing "ok - ..." / "not ok - ..." lines.
 t_unit() {
@@ -94,13 +160,14 @@ t_unit() {
 	[ "$rc" = 0 ] || t_ok "$1 exited 0" false
 }
 
-# t_job NAME <<'EOF' ... EOF: write a guest job script from stdin; prints
-# its path. It runs in the guest's /tmp/out; /init sends all files left
-# there (and dmesg.txt) back to the host.
+# t_job NAME [TEXT]: write a guest job script from TEXT (or stdin, as in
+# t_job NAME <<'EOF' ... EOF); prints its path. It runs in the guest's
+# /tmp/out; /init sends all files left there (and dmesg.txt) back to the
+# host.
 t_job() {
 	{
 		echo '. /lib/slb-lib.sh'
-		cat
+		if [ $# -ge 2 ]; then printf '%s\n' "$2"; else cat; fi
 	} >"$T_TMP/$1.sh"
 	echo "$T_TMP/$1.sh"
 }

@@ -5,14 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 ST=$T_ROOT/bench/study.sh
 
-refuses() { # refuses WORD ARGS...
-	local word=$1 rc
+refuses() { # refuses WORD ARGS...: the study exits 2 with one line naming WORD
+	local word=$1
 	shift
-	"$ST" --validate --results "$T_TMP/res" "$@" >"$T_TMP/o" 2>"$T_TMP/e"
-	rc=$?
-	[ "$rc" = 2 ] || { echo "exit $rc, expected 2"; cat "$T_TMP/e"; return 1; }
-	grep -q -- "$word" "$T_TMP/e" || { echo "stderr does not name '$word':"; cat "$T_TMP/e"; return 1; }
-	[ "$(wc -l <"$T_TMP/e")" = 1 ] || { echo "more than one line:"; cat "$T_TMP/e"; return 1; }
+	t_refuses "$word" "$ST" --validate --results "$T_TMP/res" "$@"
 }
 t_ok "study --help exits 0" "$ST" --help
 t_ok "valid arguments validate" "$ST" --validate --results "$T_TMP/res" --scenarios baseline,split-on --duration 5 --reps 2
@@ -26,3 +22,15 @@ t_ok "bad run id" refuses "--id '../x'" --id ../x
 mkdir -p "$T_TMP/res/taken"
 t_ok "an existing run is never overwritten" refuses "run 'taken' exists" --id taken
 t_ok "nothing was started (no run directory created)" test ! -e "$T_TMP/res/.incomplete-taken"
+t_ok "CLOCK=foo" refuses "CLOCK 'foo' is not allowed (allowed: virtual wall)" --clock foo
+t_ok "JOBS=0" refuses "JOBS=0 is out of range (allowed: 1 to 16)" --jobs 0
+t_ok "BUS_LOCK_NS=-5" refuses "BUS_LOCK_NS '-5' is not a whole number" --bus-lock-ns -5
+t_ok "BUS_LOCK_NS=99999999 (absurd)" refuses "BUS_LOCK_NS=99999999 is out of range (allowed: 0 to 1000000)" --bus-lock-ns 99999999
+make -s -C "$T_ROOT" bench CLOCK=foo >"$T_TMP/make.out" 2>&1
+t_ok "make bench CLOCK=foo stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"CLOCK 'foo' is not allowed\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
+SW=$T_ROOT/bench/sweep.sh
+t_ok "sweep --help exits 0" "$SW" --help
+t_ok "sweep: one cost is no sweep" t_refuses "a sweep needs at least two costs" "$SW" --validate --costs 1000
+t_ok "sweep: cost 0" t_refuses "bus-lock cost=0 is out of range" "$SW" --validate --costs "0 100"
+t_ok "sweep: cost abc" t_refuses "bus-lock cost 'abc'" "$SW" --validate --costs "100,abc"
+t_ok "sweep: bad reps reach the study's check" t_refuses "REPS=0" "$SW" --validate --reps 0

@@ -4,10 +4,7 @@
 # cyclictest on the isolated vCPU, and its histogram and JSON come back
 # complete and parse.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "guest boot tests" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "guest boot tests"
 
 d=$T_TMP/smoke
 t_boot "$d" -n smoke -t 300

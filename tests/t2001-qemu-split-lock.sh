@@ -6,10 +6,7 @@
 # coming up through the CORE_CAPS and model-table paths, and TEST_CTRL
 # shared by the SMT threads of a core.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "emulated split-lock tests" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "emulated split-lock tests"
 FATAL_MSG='x86/split lock detection: #AC: crashing the kernel on kernel split_locks and sending SIGBUS on user-space split_locks'
 
 # The facts every boot collects: cpuinfo flag, both MSRs on CPU 0.

@@ -2,15 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The virtual clock mode (patch/qemu 0004-0005: icount, lock-step rounds,
 # bus-lock cost): a microsecond floor, byte-identical runs for one seed and
-# different runs for another, vCPUs that run in parallel in virtual time,
-# an aligned load that leaves the isolated vCPU alone, split locks that
-# cost what bus-lock-ns says, detection that kills the offender, and
-# QEMU refusing the options where they mean nothing.
+# different runs for another, the same study whatever JOBS, vCPUs that run
+# in parallel in virtual time, an aligned load that leaves the isolated
+# vCPU alone, split locks that cost what bus-lock-ns says, detection that
+# kills the offender, and QEMU refusing the options where they mean
+# nothing.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "virtual-time tests" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "virtual-time tests"
 QEMU=${SLB_QEMU:-qemu-system-x86_64}
 
 # study_job LOAD: a study job of 3 s with LOAD (scenarios.conf syntax).
@@ -71,6 +69,22 @@ t_ok "split_lock_detect in the virtual mode: the offender dies of SIGBUS" grep -
 t_ok "... after 0 split locks" jq -e '.ops == 0' "$T_TMP/on/files/load.report.json"
 t_ok "... and the isolated vCPU stays within x1.2 of baseline (p99.9)" \
 	ratio_at_most "$(pct on p999_us)" "$(pct base p999_us)" 1.2
+
+# JOBS: two guests at once give the same histograms as one at a time.
+for j in 1 2; do
+	"$T_ROOT/bench/study.sh" --scenarios aligned,split-off --duration 3 --reps 1 --clock virtual \
+		--jobs "$j" --results "$T_TMP/jobs$j" --id j >"$T_TMP/jobs$j.out" 2>&1
+done
+same_hists() {
+	local s
+	for s in aligned split-off; do
+		cmp "$T_TMP/jobs1/j/$s/rep1/files/hist.txt" "$T_TMP/jobs2/j/$s/rep1/files/hist.txt" || return 1
+	done
+}
+t_ok "JOBS=1 and JOBS=2 studies both complete" sh -c "[ -s '$T_TMP/jobs1/j/summary.json' ] && [ -s '$T_TMP/jobs2/j/summary.json' ]"
+t_ok "JOBS=1 and JOBS=2 give byte-identical histograms" same_hists
+t_ok "the manifest records the clock mode, jobs and bus-lock cost" \
+	jq -e '.params.clock == "virtual" and .params.jobs == 2 and .params.bus_lock_ns == 1000' "$T_TMP/jobs2/j/manifest.json"
 
 # QEMU refuses what the model cannot do.
 refused() { # refused PATTERN QEMU-ARGS...: QEMU exits non-zero saying PATTERN

@@ -4,13 +4,9 @@
 # each mode's behaviour towards a user split lock and a kernel one, the
 # boot log, the option handling and the debugfs counters.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "kernel series tests" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "kernel series tests"
 
 # fact DIR FILE KEY VALUE: FILE (key=value lines) says KEY=VALUE.
-kv() { grep -qx "$3=$4" "$1/files/$2" && return 0; echo "$2: wanted $3=$4:"; cat "$1/files/$2" 2>/dev/null; return 1; }
 jqf() { jq -e "$3" "$1/files/$2" || { cat "$1/files/$2"; return 1; }; }
 lacks() { ! grep -q -- "$3" "$1/files/$2" || { echo "$2 has '$3'"; return 1; }; }
 
@@ -27,7 +23,7 @@ t_ok "default build boots" t_outcome "$d" ok
 t_ok "default: boot log says disabled" t_file_has "$d" dmesg.txt 'x86/split lock detection: disabled'
 t_ok "default: the user split lock load runs to the end" t_file_has "$d" load.fate '^completed$'
 t_ok "default: it did split locks" jqf "$d" load.json '.ops > 0'
-t_ok "default: counters stay 0" kv "$d" counters traps 0
+t_ok "default: counters stay 0" t_kv "$d" counters traps 0
 t_ok "default: a kernel split lock returns" t_file_has "$d" ksplit.rc '^0$'
 t_ok "default: ... and the module saw it return" t_file_has "$d" dmesg.txt 'slb_ksplit: split lock returned'
 
@@ -47,8 +43,8 @@ t_ok "bare: the user split lock load dies of SIGBUS" t_file_has "$d" load.fate '
 t_ok "bare: an aligned load runs to the end" t_file_has "$d" aligned.fate '^completed$'
 t_ok "bare: an inline (misaligned, one line) load runs to the end" t_file_has "$d" inline.fate '^completed$'
 t_ok "bare: ... at its first split lock (0 ops done)" jqf "$d" load.report.json '.ops == 0 and .finished == false'
-t_ok "bare: counters count one trap" kv "$d" counters traps 1
-t_ok "bare: ... and one kill" kv "$d" counters killed 1
+t_ok "bare: counters count one trap" t_kv "$d" counters traps 1
+t_ok "bare: ... and one kill" t_kv "$d" counters killed 1
 t_ok "bare: ... the last offender is slb-load" t_file_has "$d" counters '^last=slb-load [0-9]* 0x'
 t_ok "bare: the option is not reported unknown" lacks "$d" dmesg.txt 'Unknown kernel command line parameters.*split_lock_detect'
 t_ok "bare: the option is not passed to init" lacks "$d" init_cmdline split_lock_detect
@@ -117,4 +113,4 @@ JOB
 t_ok "-cpu max with split_lock_detect boots" t_outcome "$d" ok
 t_ok "-cpu max: nothing is enabled" lacks "$d" dmesg.txt 'x86/split lock detection: enabled'
 t_ok "-cpu max: the load runs" t_file_has "$d" load.fate '^completed$'
-t_ok "-cpu max: no counters" kv "$d" counters absent 1
+t_ok "-cpu max: no counters" t_kv "$d" counters absent 1

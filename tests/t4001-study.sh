@@ -4,10 +4,7 @@
 # files present and parseable, summary consistent with the raw histograms,
 # the offender's fate recorded; an interrupted study leaves nothing behind.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "study tests" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "study tests"
 res=$T_TMP/results
 # What a study killed outright would leave; the next study removes it.
 mkdir -p "$res/.incomplete-stale"
@@ -17,7 +14,7 @@ echo 999999999 >"$res/.incomplete-stale/.pid"
 rc=$?
 run=$res/t
 t_ok "2 scenarios x 2 reps complete (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
-t_ok "progress shows rep k/R and an ETA" grep -q '\[4/4\] split-on rep 2/2; elapsed .*ETA' "$T_TMP/study.out"
+t_ok "progress shows each start, k/N done and an ETA" sh -c "grep -q 'starting split-on rep 2/2' '$T_TMP/study.out' && grep -q '\\[4/4\\] .* rep [12]: ok; elapsed .*ETA' '$T_TMP/study.out'"
 t_ok "no incomplete directory is left (a stale one was removed)" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 5 and .emulated == true' "$run/manifest.json"
 t_ok "summary.json parses" jq -e '.scenarios | length == 2' "$run/summary.json"
@@ -57,14 +54,8 @@ t_ok "hist.txt keeps only non-empty buckets" sh -c "! grep -q '^[0-9]* 0*\$' '$r
 t_ok "results/latest points at the run" test "$(readlink "$res/latest")" = t
 
 # Interrupted: nothing kept, QEMU gone.
-env --default-signal=INT "$T_ROOT/bench/study.sh" --scenarios baseline --duration 30 --reps 1 \
-	--results "$res" --id int >"$T_TMP/int.out" 2>&1 &
-spid=$!
-for _ in $(seq 1 50); do grep -q '\[1/1\]' "$T_TMP/int.out" && break; sleep 0.2; done
-sleep 3
-kill -INT "$spid"
-wait "$spid"
-rc=$?
+rc=$(t_interrupt "$T_TMP/int.out" 'starting baseline rep 1/1' 3 "$T_ROOT/bench/study.sh" --scenarios baseline \
+	--duration 30 --reps 1 --results "$res" --id int)
 t_ok "an interrupted study exits 130" test "$rc" = 130
 t_ok "... and leaves no run and no incomplete directory" sh -c "[ ! -e '$res/int' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null"
 no_qemu() { ! pgrep -f -- "$res/.incomplete-int" >/dev/null; }

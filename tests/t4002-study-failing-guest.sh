@@ -4,10 +4,7 @@
 # goes on: the other scenario's results, the summary and the report are
 # still produced.
 . "$(dirname "$0")/lib.sh"
-if ! t_prereq guest; then
-	t_skip "failing-guest study test" "no guest (make kernel qemu initramfs)"
-	exit 0
-fi
+t_require_guest "failing-guest study test"
 cat >"$T_TMP/scenarios.conf" <<'CONF'
 # name | kernel | load | sysctls | what
 baseline | split_lock_detect=off | none | | no load

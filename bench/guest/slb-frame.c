@@ -10,6 +10,7 @@
  */
 #include "../lib/frame.h"
 #include "../lib/io.h"
+#include "../lib/num.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -94,18 +95,15 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, raw = 0, to_stdout = 0, have_done = 0, done = 0, err = 0;
-	char *end;
+	double d;
 	FILE *out;
 
 	while ((c = getopt_long(argc, argv, "d:rsh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			errno = 0;
-			done = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg) {
-				fprintf(stderr, "slb-frame: --done '%s' is not an exit status (a whole number)\n", optarg);
+			if (num_parse("slb-frame", "--done", optarg, -255, 255, 1, &d))
 				return 2;
-			}
+			done = (int)d;
 			have_done = 1;
 			break;
 		case 'r': raw = 1; break;

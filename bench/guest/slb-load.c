@@ -14,6 +14,7 @@
  * Run split loads only inside the TCG guest: on a real CPU each split lock
  * bus-locks the whole (possibly shared) machine.
  */
+#include "../lib/num.h"
 #include "../lib/splitaddr.h"
 
 #include <errno.h>
@@ -75,44 +76,32 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * One LOCKed operation of kind op on the operand at p, of type T with
+ * instruction suffix SFX (l: 32 bits, q: 64 bits).
+ */
+#define DO_OP(T, SFX, op, p)									\
+	do {											\
+		T *q = (p), w = 1, old = 0;							\
+		switch (op) {									\
+		case OP_ADD: __asm__ volatile("lock add" SFX " $1, %0" : "+m"(*q) : : "cc"); break;	\
+		case OP_XADD: __asm__ volatile("lock xadd" SFX " %1, %0" : "+m"(*q), "+r"(w) : : "cc"); break; \
+		case OP_XCHG: __asm__ volatile("xchg" SFX " %1, %0" : "+m"(*q), "+r"(w)); break;	\
+		case OP_CMPXCHG:								\
+			__asm__ volatile("lock cmpxchg" SFX " %2, %0" : "+m"(*q), "+a"(old) : "r"(w) : "cc"); \
+			break;									\
+		case OP_INC: __asm__ volatile("lock inc" SFX " %0" : "+m"(*q) : : "cc"); break;	\
+		default: __asm__ volatile("lock bts" SFX " $3, %0" : "+m"(*q) : : "cc"); break;	\
+		}										\
+	} while (0)
+
 /* One LOCKed operation of the configured kind and size on p. */
 static inline void do_op(enum op op, int size, void *p)
 {
-	uint64_t v = 1;
-
-	if (size == 4) {
-		uint32_t *q = p, w = 1;
-
-		switch (op) {
-		case OP_ADD: __asm__ volatile("lock addl $1, %0" : "+m"(*q) : : "cc"); break;
-		case OP_XADD: __asm__ volatile("lock xaddl %1, %0" : "+m"(*q), "+r"(w) : : "cc"); break;
-		case OP_XCHG: __asm__ volatile("xchgl %1, %0" : "+m"(*q), "+r"(w)); break;
-		case OP_CMPXCHG: {
-			uint32_t old = 0;
-
-			__asm__ volatile("lock cmpxchgl %2, %0" : "+m"(*q), "+a"(old) : "r"(w) : "cc");
-			break;
-		}
-		case OP_INC: __asm__ volatile("lock incl %0" : "+m"(*q) : : "cc"); break;
-		default: __asm__ volatile("lock btsl $3, %0" : "+m"(*q) : : "cc"); break;
-		}
-	} else {
-		uint64_t *q = p;
-
-		switch (op) {
-		case OP_ADD: __asm__ volatile("lock addq $1, %0" : "+m"(*q) : : "cc"); break;
-		case OP_XADD: __asm__ volatile("lock xaddq %1, %0" : "+m"(*q), "+r"(v) : : "cc"); break;
-		case OP_XCHG: __asm__ volatile("xchgq %1, %0" : "+m"(*q), "+r"(v)); break;
-		case OP_CMPXCHG: {
-			uint64_t old = 0;
-
-			__asm__ volatile("lock cmpxchgq %2, %0" : "+m"(*q), "+a"(old) : "r"(v) : "cc");
-			break;
-		}
-		case OP_INC: __asm__ volatile("lock incq %0" : "+m"(*q) : : "cc"); break;
-		default: __asm__ volatile("lock btsq $3, %0" : "+m"(*q) : : "cc"); break;
-		}
-	}
+	if (size == 4)
+		DO_OP(uint32_t, "l", op, p);
+	else
+		DO_OP(uint64_t, "q", op, p);
 }
 
 static void sleep_until(int64_t t)
@@ -323,17 +312,9 @@ static void usage(FILE *out)
 		MAX_THREADS, MAX_DURATION_S);
 }
 
-static int parse_double(const char *name, const char *s, double lo, double hi, double *v)
+static int parse_double(const char *name, const char *text, double lo, double hi, double *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*v) || *v < lo || *v > hi) {
-		fprintf(stderr, "slb-load: %s '%s' is not a number from %g to %g\n", name, s, lo, hi);
-		return -1;
-	}
-	return 0;
+	return num_parse("slb-load", name, text, lo, hi, 0, v);
 }
 
 static int parse_cpus(const char *s)
@@ -421,7 +402,7 @@ int main(int argc, char **argv)
 			cfg.size = atoi(optarg);
 			break;
 		case 't':
-			if (parse_double("--threads", optarg, 1, MAX_THREADS, &d) || d != (int)d)
+			if (num_parse("slb-load", "--threads", optarg, 1, MAX_THREADS, 1, &d))
 				return 2;
 			cfg.threads = (int)d;
 			break;
@@ -446,7 +427,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'n':
-			if (parse_double("--ops", optarg, 1, 1e15, &d))
+			if (num_parse("slb-load", "--ops", optarg, 1, 1e15, 1, &d))
 				return 2;
 			cfg.max_ops = (uint64_t)d;
 			break;

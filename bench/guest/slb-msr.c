@@ -11,6 +11,7 @@
  * Exit status: 0 done, 1 failed (absent register, no driver), 2 usage.
  */
 #include "../lib/msr.h"
+#include "../lib/num.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -29,17 +30,9 @@ static void usage(FILE *out)
 		"Exit status: 0 done, 1 failed (EIO: the MSR does not exist), 2 usage error.\n");
 }
 
-static int parse_u64(const char *what, const char *s, uint64_t *v)
+static int parse_u64(const char *what, const char *text, uint64_t *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || !*s || *end) {
-		fprintf(stderr, "slb-msr: %s '%s' is not a number (decimal or 0x hex)\n", what, s);
-		return -1;
-	}
-	return 0;
+	return num_parse_u64("slb-msr", what, text, 0, UINT64_MAX, v);
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,8 @@
  * is a real bus lock. It is built for the TCG guest.
  */
 #include "../lib/msr.h"
+#include "../lib/num.h"
+#include "../lib/splitaddr.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -33,7 +35,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define LINE 64
 
 /* Address of the instruction under test, stored by each case just before it runs. */
 uintptr_t slb_expected_rip;
@@ -103,7 +104,8 @@ static const struct insn insns[] = {
 	ROW3(unlocked_add, 0),
 };
 
-enum place { ALIGNED, INLINE, SPLIT };
+/* Placements, in the order printed; addresses from lib/splitaddr.h. */
+static const enum slb_mode places[] = { SLB_MODE_ALIGNED, SLB_MODE_INLINE, SLB_MODE_SPLIT };
 static const char *const place_name[] = { "aligned", "inline", "split" };
 
 enum result { NONE, AC, GP, OTHER };
@@ -128,21 +130,12 @@ static __attribute__((noinline)) int run_one(void (*fn)(void *), void *p)
 	return got_sig;
 }
 
-/* Operand address for a placement: the line at buf + LINE is the target. */
-static unsigned char *operand(unsigned char *buf, int size, enum place pl)
+/* What the architecture says of in at p: #GP, #AC or nothing. */
+static enum result expected(const struct insn *in, const unsigned char *p, int detect)
 {
-	switch (pl) {
-	case ALIGNED: return buf + LINE;
-	case INLINE: return buf + LINE + 1;                /* misaligned, same line */
-	default: return buf + 2 * LINE - size / 2;         /* straddles the boundary */
-	}
-}
-
-static enum result expected(const struct insn *in, enum place pl, int detect)
-{
-	if (in->size == 16 && pl != ALIGNED)
+	if (in->size == 16 && (uintptr_t)p % 16)
 		return GP;
-	return (detect && in->locked && pl == SPLIT) ? AC : NONE;
+	return (detect && in->locked && slb_crosses_line((uintptr_t)p, (size_t)in->size)) ? AC : NONE;
 }
 
 int main(int argc, char **argv)
@@ -153,22 +146,20 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static unsigned char buf[4 * LINE] __attribute__((aligned(4096)));
+	static unsigned char buf[4 * SLB_LINE] __attribute__((aligned(4096)));
 	struct sigaction sa;
-	unsigned char before[4 * LINE];
+	unsigned char before[4 * SLB_LINE];
 	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err;
-	char *end;
+	double d;
 	uint64_t tc;
 	cpu_set_t one;
 
 	while ((c = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			cpu = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || cpu < 0 || cpu >= CPU_SETSIZE) {
-				fprintf(stderr, "slb-trapmatrix: --cpu '%s' is not a CPU number\n", optarg);
+			if (num_parse("slb-trapmatrix", "--cpu", optarg, 0, CPU_SETSIZE - 1, 1, &d))
 				return 2;
-			}
+			cpu = (int)d;
 			break;
 		case 'd':
 			if (!strcmp(optarg, "on"))
@@ -216,10 +207,11 @@ int main(int argc, char **argv)
 	sigaction(SIGSEGV, &sa, NULL);
 
 	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
-		for (enum place pl = ALIGNED; pl <= SPLIT; pl++) {
+		for (size_t pl = 0; pl < sizeof(places) / sizeof(places[0]); pl++) {
 			const struct insn *in = &insns[i];
-			unsigned char *p = operand(buf, in->size, pl);
-			enum result want = expected(in, pl, detect), got;
+			/* the target line is the second of buf */
+			unsigned char *p = slb_operand(buf + SLB_LINE, places[pl], (size_t)in->size);
+			enum result want = expected(in, p, detect), got;
 			int rip_ok = 1, mem_ok = 1;
 
 			for (size_t k = 0; k < sizeof(buf); k++)

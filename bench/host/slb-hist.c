@@ -26,12 +26,9 @@ static void usage(FILE *out)
 static void print_row(const char *name, const struct hist_stats *s, int json, int last)
 {
 	if (json) {
-		printf("    {\"name\": \"%s\", \"samples\": %llu, \"overflows\": %llu, "
-		       "\"min_us\": %ld, \"avg_us\": %.2f, \"p50_us\": %ld, \"p90_us\": %ld, "
-		       "\"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld}%s\n",
-		       name, (unsigned long long)s->samples, (unsigned long long)s->overflows,
-		       s->min_us, s->avg_us, s->p50, s->p90, s->p99, s->p999, s->max_us,
-		       last ? "" : ",");
+		printf("    {\"name\": \"%s\", ", name);
+		hist_stats_json(stdout, s);
+		printf("}%s\n", last ? "" : ",");
 	} else {
 		printf("%-28s %10llu %6ld %9.1f %6ld %6ld %6ld %7ld %7ld %6llu\n", name,
 		       (unsigned long long)s->samples, s->min_us, s->avg_us, s->p50, s->p90,

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * slb-stats: the statistics of a study run (bench/study.sh), and the
- * verdict sentences of its report. Per scenario: pooled figures, per-rep
- * p99/p99.9/max, and 95 % confidence intervals of p99 and p99.9 by a
- * percentile bootstrap over reps (reps resampled with replacement, their
- * histograms pooled). Per comparison (split-off/aligned, split-off/
- * baseline, split-on/baseline, warn/baseline, ...): ratios of avg, p99 and
- * p99.9 with bootstrap CIs, and a two-sided Mann-Whitney U test on the
- * pooled samples; "significant" means p < 0.05 and a p99.9 ratio CI that
- * excludes 1. With --against RUN_A the
- * comparisons are per scenario, this run over RUN_A (make compare).
+ * verdict sentences of its report. The rep (one guest boot) is the unit:
+ * samples inside a boot are autocorrelated and share its state, so
+ * scenarios are compared on one value per rep, never on pooled samples.
+ * Per rep: p99 / p99.9 / max raw and corrected for coordinated omission
+ * (the periods cyclictest missed while it waited for a late wake-up are
+ * reconstructed, lib/hist.h hist_co_correct); a quantile is only used
+ * from a rep with at least 10 samples beyond it. Per comparison (split-off
+ * / aligned, split-on / baseline, ...): the Hodges-Lehmann ratio of the
+ * reps' corrected p99.9 (and p99) with its exact 95 % interval, an exact
+ * two-sided rank test over the reps, and an equivalence test (TOST, 90 %
+ * interval inside x1/1.2 to x1.2) before anything is called "no worse".
+ * With --against RUN_A the comparisons are per scenario, this run over
+ * RUN_A (make compare).
  *
  * Exit status: 0 done, 1 unreadable or mismatched runs, 2 usage error.
  */
+#include "../lib/reptest.h"
 #include "../lib/run.h"
 #include "../lib/stats.h"
 
@@ -25,19 +30,21 @@
 #include <sys/stat.h>
 
 #define ALPHA 0.05
+#define MARGIN 1.2		/* equivalence margin of the TOST, as a ratio */
+#define MIN_BEYOND 10		/* samples a rep needs beyond a quantile to use it */
 
 struct cmp {
 	const struct run_scen *a, *b;
 	char label[160];
-	double r_avg, r_p99, r_p999, ci99[2], ci999[2];
-	struct mw_result mw;
-	int ok, significant;
+	int na, nb;		/* reps used (enough samples for p99.9) */
+	double r_p99, r_p999, ci99[2], ci999[2], ci999_90[2];
+	double p;		/* exact rank test over reps, corrected p99.9 */
+	int ok, significant, equivalent;
 };
 
 static struct run run, base;
 static struct cmp cmps[RUN_MAX_SCEN];
-static int ncmp, nboot = 2000;
-static uint64_t seed = 42;
+static int ncmp;
 
 static void usage(FILE *out)
 {
@@ -46,15 +53,8 @@ static void usage(FILE *out)
 		"Statistics, comparisons and verdicts of a study run (JSON on stdout).\n\n"
 		"  -a, --against RUN_A   compare RUNDIR with RUN_A scenario by scenario (B/A)\n"
 		"  -p, --plot-data DIR   also write gnuplot data files into DIR\n"
-		"  -b, --boot N          bootstrap resamples, 100 to 100000 (default 2000)\n"
-		"  -s, --seed N          bootstrap seed (default 42: reports are reproducible)\n"
 		"  -h, --help            this text\n\n"
 		"Exit status: 0 done, 1 unreadable or mismatched runs, 2 usage error.\n");
-}
-
-static double ratio(double b, double a)
-{
-	return a > 0 ? b / a : NAN;
 }
 
 static void jnum(double v)
@@ -65,47 +65,58 @@ static void jnum(double v)
 		printf("%.4g", v);
 }
 
+/* log of quantile q of each rep of s (corrected) with enough samples; count */
+static int rep_logs(const struct run_scen *s, double q, double *v)
+{
+	int n = 0;
+
+	for (int r = 0; r < s->nreps; r++) {
+		const struct run_rep *rp = &s->reps[r];
+		long x = q >= 0.999 ? rp->cst.p999 : rp->cst.p99;
+
+		if (rp->have_hist && (double)(rp->cst.samples + rp->cst.overflows) * (1 - q) >= MIN_BEYOND && x > 0)
+			v[n++] = log((double)x);
+	}
+	return n;
+}
+
 static void compare(const struct run_scen *a, const struct run_scen *b, const char *label)
 {
 	struct cmp *c = &cmps[ncmp++];
-	double *r99 = malloc(sizeof(double) * (size_t)nboot), *r999 = malloc(sizeof(double) * (size_t)nboot);
-	uint64_t st = seed;
+	double va[RUN_MAX_REPS], vb[RUN_MAX_REPS], est, lo, hi;
+	int na, nb;
 
 	memset(c, 0, sizeof(*c));
 	c->a = a;
 	c->b = b;
 	snprintf(c->label, sizeof(c->label), "%s", label);
-	c->ci99[0] = c->ci99[1] = c->ci999[0] = c->ci999[1] = NAN;
-	if (!a->good || !b->good || !r99 || !r999 || mann_whitney(&b->pooled, &a->pooled, &c->mw)) {
-		free(r99);
-		free(r999);
+	c->r_p99 = c->r_p999 = c->p = NAN;
+	c->ci99[0] = c->ci99[1] = c->ci999[0] = c->ci999[1] = c->ci999_90[0] = c->ci999_90[1] = NAN;
+	if (!a->good || !b->good)
 		return;
-	}
 	c->ok = 1;
-	c->r_avg = ratio(b->pst.avg_us, a->pst.avg_us);
-	c->r_p99 = ratio((double)b->pst.p99, (double)a->pst.p99);
-	c->r_p999 = ratio((double)b->pst.p999, (double)a->pst.p999);
-	for (int i = 0; i < nboot; i++) {
-		r99[i] = ratio(bootstrap_draw(b->good_hists, b->good, 0.99, &st),
-			       bootstrap_draw(a->good_hists, a->good, 0.99, &st));
-		r999[i] = ratio(bootstrap_draw(b->good_hists, b->good, 0.999, &st),
-				bootstrap_draw(a->good_hists, a->good, 0.999, &st));
+	na = rep_logs(a, 0.99, va);
+	nb = rep_logs(b, 0.99, vb);
+	if (na && nb) {
+		reptest_shift(vb, nb, va, na, ALPHA, &est, &lo, &hi);
+		c->r_p99 = exp(est);
+		c->ci99[0] = exp(lo);
+		c->ci99[1] = exp(hi);
 	}
-	qsort(r99, (size_t)nboot, sizeof(double), stats_cmp_double);
-	qsort(r999, (size_t)nboot, sizeof(double), stats_cmp_double);
-	c->ci99[0] = sorted_percentile(r99, nboot, 0.025);
-	c->ci99[1] = sorted_percentile(r99, nboot, 0.975);
-	c->ci999[0] = sorted_percentile(r999, nboot, 0.025);
-	c->ci999[1] = sorted_percentile(r999, nboot, 0.975);
-	/*
-	 * Samples of one run are autocorrelated, so on tens of thousands of
-	 * them Mann-Whitney flags even negligible shifts. Call a difference
-	 * significant only when the tail moved too: the p99.9 ratio's CI
-	 * excludes 1.
-	 */
-	c->significant = c->mw.p < ALPHA && (c->ci999[0] > 1 || c->ci999[1] < 1);
-	free(r99);
-	free(r999);
+	c->na = rep_logs(a, 0.999, va);
+	c->nb = rep_logs(b, 0.999, vb);
+	if (!c->na || !c->nb)
+		return;
+	reptest_shift(vb, c->nb, va, c->na, ALPHA, &est, &lo, &hi);
+	c->r_p999 = exp(est);
+	c->ci999[0] = exp(lo);
+	c->ci999[1] = exp(hi);
+	reptest_shift(vb, c->nb, va, c->na, 2 * ALPHA, &est, &lo, &hi);
+	c->ci999_90[0] = exp(lo);
+	c->ci999_90[1] = exp(hi);
+	c->p = reptest_p(vb, c->nb, va, c->na);
+	c->significant = c->p < ALPHA;
+	c->equivalent = !isnan(lo) && exp(lo) >= 1 / MARGIN && exp(hi) <= MARGIN;
 }
 
 static const struct cmp *find_cmp(const char *a, const char *b)
@@ -200,27 +211,29 @@ static long long max_ops(const struct run_scen *s, const char *fate)
 	return m;
 }
 
-/* ", significantly higher" / ", significantly lower" / ", not significant" */
+/* ", significantly higher" / ", significantly lower" / ", no difference shown" */
 static const char *sig_word(const struct cmp *c)
 {
 	if (!c->significant)
-		return ", not significant";
+		return c->equivalent ? ", equivalent within x1.2 (TOST)" : ", no difference shown";
 	return c->r_p999 >= 1 ? ", significantly higher" : ", significantly lower";
 }
 
-/* "xR (95 % CI a-b, p = P)" for the p99.9 ratio of c. */
+/* "xR (95 % CI a-b; exact rank test, N vs M reps, p = P)" for c's p99.9. */
 static const char *effect(const struct cmp *c)
 {
-	static char buf[4][160];
+	static char buf[4][200];
 	static int k;
 	char *b = buf[k++ % 4];
-	char p[32];
 
-	if (c->mw.p < 1e-16)
-		snprintf(p, sizeof(p), "p < 1e-16");
+	if (!c->na || !c->nb)
+		snprintf(b, 200, "(no rep had the %d samples beyond p99.9 it takes)", MIN_BEYOND);
+	else if (isnan(c->ci999[0]))
+		snprintf(b, 200, "x%.2f (%d vs %d reps: too few for a 95 %% interval; exact rank test p = %.2g)",
+			 c->r_p999, c->nb, c->na, c->p);
 	else
-		snprintf(p, sizeof(p), "p = %.2g", c->mw.p);
-	snprintf(b, 160, "x%.2f (95 %% CI %.2f-%.2f, Mann-Whitney %s)", c->r_p999, c->ci999[0], c->ci999[1], p);
+		snprintf(b, 200, "x%.2f (95 %% CI %.2f-%.2f; exact rank test over %d vs %d reps, p = %.2g)",
+			 c->r_p999, c->ci999[0], c->ci999[1], c->nb, c->na, c->p);
 	return b;
 }
 
@@ -241,14 +254,14 @@ static void verdicts(void)
 			VERDICT("Split locks from the housekeeping vCPU(s) %s p99.9 latency on the isolated vCPU %s over the aligned control.",
 				impact->r_p999 >= 1 ? "raised" : "lowered", effect(impact));
 		else
-			VERDICT("Split locks from the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over the aligned control: %s, not significant.",
-				effect(impact));
+			VERDICT("Split locks from the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over the aligned control: %s%s.",
+				effect(impact), sig_word(impact));
 		double split_pct = cycles_pct(impact->b), aligned_pct = cycles_pct(impact->a);
 
 		if (split_pct >= 0 && aligned_pct >= 0)
-			VERDICT("Under split locks cyclictest completed %.0f %% of its periods on the isolated vCPU (aligned control: %.0f %%): %s.",
+			VERDICT("Under split locks cyclictest measured %.0f %% of its periods on the isolated vCPU (aligned control: %.0f %%): %s.",
 				split_pct, aligned_pct, split_pct < 0.9 * aligned_pct ?
-				"the emulated bus locks starved it, beyond what the latency figures show" :
+				"the missing periods are the long wake-ups themselves (coordinated omission); the figures here count them back in" :
 				"it was not starved");
 	}
 	if (on) {
@@ -258,7 +271,8 @@ static void verdicts(void)
 			cured = !(on->significant && on->r_p999 > 1);
 			VERDICT("With split_lock_detect the offender died of SIGBUS in %d of %d reps, after %.0f ms (median) and at most %lld completed split locks; p99.9 %s baseline: %s%s.",
 				killed, on->b->nreps, rep_median(on->b, "load_end_ms"), max_ops(on->b, "sigbus"),
-				!on->significant ? "stayed within noise of" : cured ? "was not above" : "stayed above",
+				on->equivalent ? "stayed within x1.2 of" : !on->significant ? "showed no difference from" :
+				cured ? "was not above" : "stayed above",
 				effect(on), sig_word(on));
 		} else {
 			VERDICT("With split_lock_detect the offender was not killed (load fates: %s); p99.9 versus baseline %s%s.",
@@ -277,10 +291,17 @@ static void verdicts(void)
 		VERDICT("stress-ng --lockbus as the offender, detection off: p99.9 versus baseline %s%s.",
 			effect(lockbus), sig_word(lockbus));
 	if (impact && on) {
-		if (harm && cured)
-			VERDICT("Decision: split locks harm the isolated vCPU's latency and detection removes the harm by killing the offender; enable split_lock_detect on RT systems whose applications are free of split locks.");
+		if (harm && cured && on->equivalent)
+			VERDICT("Decision: in this run split locks raised the isolated vCPU's p99.9 %s and with detection on the offender died and p99.9 stayed within x1.2 of baseline: enabling split_lock_detect removed the measured harm. Not measured here: what detection costs a split-lock-free application, and what it does to an RT task that itself takes a split lock (it is killed too).",
+				effect(impact));
+		else if (harm && cured)
+			VERDICT("Decision: in this run split locks raised the isolated vCPU's p99.9 %s and with detection on the offender died, but the run cannot show p99.9 back within x1.2 of baseline (too few reps or too much spread): the harm is shown, its removal is not yet.",
+				effect(impact));
 		else if (!harm)
-			VERDICT("Decision: this run shows no significant split-lock harm over the aligned control, so it gives no latency reason to enable detection; repeat with longer runs or on hardware before deciding.");
+			VERDICT("Decision: this run shows no significant split-lock harm over the aligned control, so it gives no latency reason to enable detection; repeat with more reps or on hardware before deciding.");
+		else if (!count_fate(on->b, "sigbus"))
+			VERDICT("Decision: split locks harmed the isolated vCPU's latency (%s), but with detection on the offender was not killed (load fates: %s): check that the kernel enabled detection before deciding.",
+				effect(impact), on->b->fates);
 		else
 			VERDICT("Decision: detection killed the offender but latency did not return to baseline in this run; investigate before relying on detection alone.");
 	}
@@ -290,42 +311,31 @@ static void verdicts(void)
 
 static void scen_json(const struct run_scen *s, int last)
 {
-	double lo99 = NAN, hi99 = NAN, lo999 = NAN, hi999 = NAN;
-
-	if (s->good) {
-		bootstrap_quantile(s->good_hists, s->good, 0.99, nboot, seed, &lo99, &hi99, NULL);
-		bootstrap_quantile(s->good_hists, s->good, 0.999, nboot, seed, &lo999, &hi999, NULL);
-	}
-	printf("    {\"name\": \"%s\", \"reps\": %d, \"reps_ok\": %d, \"load_fates\": \"%s\", "
-	       "\"samples\": %llu, \"overflows\": %llu, \"min_us\": %ld, \"avg_us\": %.2f, \"p50_us\": %ld, "
-	       "\"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, \"cycles_pct\": %.1f, \"p99_ci\": [",
-	       s->name, s->nreps, s->good, s->fates, (unsigned long long)s->pst.samples,
-	       (unsigned long long)s->pst.overflows, s->pst.min_us, s->pst.avg_us, s->pst.p50, s->pst.p90,
-	       s->pst.p99, s->pst.p999, s->pst.max_us, cycles_pct(s));
-	jnum(lo99);
-	printf(", ");
-	jnum(hi99);
-	printf("], \"p999_ci\": [");
-	jnum(lo999);
-	printf(", ");
-	jnum(hi999);
-	printf("], \"per_rep\": [");
+	printf("    {\"name\": \"%s\", \"reps\": %d, \"reps_ok\": %d, \"load_fates\": \"%s\", ",
+	       s->name, s->nreps, s->good, s->fates);
+	hist_stats_json(stdout, &s->pst);
+	printf(", \"cycles_pct\": %.1f, \"corrected\": {", cycles_pct(s));
+	hist_stats_json(stdout, &s->pcst);
+	printf("}, \"per_rep\": [");
 	for (int r = 0, n = 0; r < s->nreps; r++) {
 		const struct run_rep *rp = &s->reps[r];
+		uint64_t all = rp->cst.samples + rp->cst.overflows;
 
 		if (!rp->have_hist)
 			continue;
-		printf("%s{\"rep\": %d, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld}", n++ ? ", " : "",
-		       rp->rep, rp->st.p99, rp->st.p999, rp->st.max_us);
+		printf("%s{\"rep\": %d, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, "
+		       "\"missed_periods\": %lld, \"co_p99_us\": %ld, \"co_p999_us\": %ld, "
+		       "\"p999_enough_samples\": %s}", n++ ? ", " : "",
+		       rp->rep, rp->st.p99, rp->st.p999, rp->st.max_us, (long long)rp->missed,
+		       rp->cst.p99, rp->cst.p999, (double)all * 0.001 >= MIN_BEYOND ? "true" : "false");
 	}
 	printf("]}%s\n", last ? "" : ",");
 }
 
 static void cmp_json(const struct cmp *c, int last)
 {
-	printf("    {\"label\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"ratio_avg\": ", c->label, c->a->name, c->b->name);
-	jnum(c->r_avg);
-	printf(", \"ratio_p99\": ");
+	printf("    {\"label\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"reps_a\": %d, \"reps_b\": %d, \"ratio_p99\": ",
+	       c->label, c->a->name, c->b->name, c->na, c->nb);
 	jnum(c->r_p99);
 	printf(", \"ratio_p99_ci\": [");
 	jnum(c->ci99[0]);
@@ -337,8 +347,14 @@ static void cmp_json(const struct cmp *c, int last)
 	jnum(c->ci999[0]);
 	printf(", ");
 	jnum(c->ci999[1]);
-	printf("], \"mw_u\": %.1f, \"mw_z\": %.3f, \"mw_p\": %.3g, \"auc\": %.4f, \"significant\": %s}%s\n",
-	       c->mw.u, c->mw.z, c->mw.p, c->mw.auc, c->significant ? "true" : "false", last ? "" : ",");
+	printf("], \"ratio_p999_ci90\": [");
+	jnum(c->ci999_90[0]);
+	printf(", ");
+	jnum(c->ci999_90[1]);
+	printf("], \"p\": ");
+	jnum(c->p);
+	printf(", \"significant\": %s, \"equivalent\": %s}%s\n", c->significant ? "true" : "false",
+	       c->equivalent ? "true" : "false", last ? "" : ",");
 }
 
 static int write_plot_data(const char *dir)
@@ -378,14 +394,14 @@ static int write_plot_data(const char *dir)
 			return -1;
 		}
 		fprintf(h, "# latency_us samples (pooled over %d reps of %s)\n", s->good, s->name);
-		fprintf(c, "# latency_us fraction_above\n");
+		/* at or above: the largest sample keeps a point (1 / n), none is 0 */
+		fprintf(c, "# latency_us fraction_at_or_above\n");
 		for (size_t b = 0; b < s->pooled.nbuckets; b++) {
 			if (!s->pooled.count[b])
 				continue;
-			acc += s->pooled.count[b];
 			fprintf(h, "%zu %llu\n", b, (unsigned long long)s->pooled.count[b]);
-			if (acc < n)
-				fprintf(c, "%zu %.9g\n", b, (double)(n - acc) / (double)n);
+			fprintf(c, "%zu %.9g\n", b, (double)(n - acc) / (double)n);
+			acc += s->pooled.count[b];
 		}
 		fclose(h);
 		fclose(c);
@@ -400,33 +416,17 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "against", required_argument, NULL, 'a' },
 		{ "plot-data", required_argument, NULL, 'p' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ "seed", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *against = NULL, *plot = NULL;
-	char err[512], *end;
+	char err[512];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:p:b:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': against = optarg; break;
 		case 'p': plot = optarg; break;
-		case 'b':
-			nboot = (int)strtol(optarg, &end, 10);
-			if (*end || nboot < 100 || nboot > 100000) {
-				fprintf(stderr, "slb-stats: --boot '%s' is not a number from 100 to 100000\n", optarg);
-				return 2;
-			}
-			break;
-		case 's':
-			seed = strtoull(optarg, &end, 10);
-			if (*end || end == optarg) {
-				fprintf(stderr, "slb-stats: --seed '%s' is not a whole number\n", optarg);
-				return 2;
-			}
-			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -465,10 +465,12 @@ int main(int argc, char **argv)
 	if (plot && write_plot_data(plot))
 		return 1;
 	printf("{\n  \"unit\": \"us\",\n  \"emulated\": true,\n");
-	printf("  \"method\": {\"ci\": \"95 %% percentile bootstrap over reps: reps resampled with replacement, their histograms pooled, B = %d, seed %llu\", "
-	       "\"test\": \"Mann-Whitney U, two-sided, normal approximation with tie correction, on the pooled samples of each scenario\", "
-	       "\"significant\": \"Mann-Whitney p < alpha and the 95 %% CI of the p99.9 ratio excludes 1 (samples within a run are autocorrelated)\", \"alpha\": %.2f},\n",
-	       nboot, (unsigned long long)seed, ALPHA);
+	printf("  \"method\": {\"unit\": \"the rep (one guest boot): one value per rep, never pooled samples\", "
+	       "\"values\": \"per-rep p99 and p99.9 corrected for coordinated omission (missed cyclictest periods reconstructed); a rep counts for a quantile only with %d samples beyond it\", "
+	       "\"ci\": \"Hodges-Lehmann ratio of the reps' values with its exact distribution-free 95 %% interval (none when the reps are too few: it takes %d reps, half per side, to exist)\", "
+	       "\"test\": \"exact two-sided permutation test of Mann-Whitney U over the reps\", "
+	       "\"significant\": \"p < alpha\", \"equivalent\": \"TOST: the 90 %% interval of the p99.9 ratio inside x%.3f to x%.1f\", \"alpha\": %.2f},\n",
+	       MIN_BEYOND, reptest_min_reps(ALPHA), 1 / MARGIN, MARGIN, ALPHA);
 	if (against)
 		printf("  \"against\": \"%s\",\n", against);
 	printf("  \"scenarios\": [\n");

@@ -26,14 +26,6 @@ static void usage(FILE *out)
 		"Exit status: 0 done, 1 unreadable run directory, 2 usage error.\n");
 }
 
-static void json_stats(const struct hist_stats *st)
-{
-	printf("\"samples\": %llu, \"overflows\": %llu, \"min_us\": %ld, \"avg_us\": %.2f, "
-	       "\"p50_us\": %ld, \"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld",
-	       (unsigned long long)st->samples, (unsigned long long)st->overflows, st->min_us,
-	       st->avg_us, st->p50, st->p90, st->p99, st->p999, st->max_us);
-}
-
 static void print_json(const char *dir)
 {
 	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": true,\n  \"scenarios\": [\n", dir);
@@ -43,7 +35,7 @@ static void print_json(const char *dir)
 		printf("    {\"name\": \"%s\", \"reps_total\": %d, \"reps_ok\": %d, \"load_fates\": \"%s\",\n",
 		       s->name, s->nreps, s->good, s->fates);
 		printf("     \"pooled\": {");
-		json_stats(&s->pst);
+		hist_stats_json(stdout, &s->pst);
 		printf("},\n     \"reps\": [\n");
 		for (int r = 0; r < s->nreps; r++) {
 			struct run_rep *rp = &s->reps[r];
@@ -56,7 +48,7 @@ static void print_json(const char *dir)
 			       kv_get_ll(&rp->info, "sld_warned", -1), kv_get_ll(&rp->info, "sld_killed", -1));
 			if (rp->have_hist) {
 				printf(", ");
-				json_stats(&rp->st);
+				hist_stats_json(stdout, &rp->st);
 			}
 			printf("}%s\n", r + 1 < s->nreps ? "," : "");
 		}

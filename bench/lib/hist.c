@@ -151,6 +151,14 @@ long hist_quantile(const struct hist *h, double q)
 	return h->max_us >= 0 ? h->max_us : (long)h->nbuckets;
 }
 
+void hist_stats_json(FILE *out, const struct hist_stats *s)
+{
+	fprintf(out, "\"samples\": %llu, \"overflows\": %llu, \"min_us\": %ld, \"avg_us\": %.2f, "
+		"\"p50_us\": %ld, \"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld",
+		(unsigned long long)s->samples, (unsigned long long)s->overflows, s->min_us,
+		s->avg_us, s->p50, s->p90, s->p99, s->p999, s->max_us);
+}
+
 void hist_stats(const struct hist *h, struct hist_stats *s)
 {
 	double sum = 0;
@@ -179,6 +187,30 @@ void hist_stats(const struct hist *h, struct hist_stats *s)
 	s->p90 = hist_quantile(h, 0.90);
 	s->p99 = hist_quantile(h, 0.99);
 	s->p999 = hist_quantile(h, 0.999);
+}
+
+int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst)
+{
+	int64_t added = 0;
+
+	*dst = (struct hist){ .min_us = src->min_us, .max_us = src->max_us, .avg_us = -1,
+			      .threads = src->threads };
+	if (hist_add(dst, src))
+		return -1;
+	dst->avg_us = -1;	/* the summary's average is that of the raw samples */
+	if (interval_us <= 0)
+		return 0;
+	for (size_t b = (size_t)interval_us; b < src->nbuckets; b++) {
+		if (!src->count[b])
+			continue;
+		for (long v = (long)b - interval_us; v >= 0; v -= interval_us) {
+			dst->count[v] += src->count[b];
+			dst->samples += src->count[b];
+			dst->total += src->count[b];
+			added += (int64_t)src->count[b];
+		}
+	}
+	return added;
 }
 
 int hist_add(struct hist *dst, const struct hist *src)

@@ -43,6 +43,22 @@ long hist_quantile(const struct hist *h, double q);
 
 void hist_stats(const struct hist *h, struct hist_stats *s);
 
+/*
+ * The figures of s as JSON members (no braces), the one wording every tool
+ * uses: "samples": N, "overflows": N, "min_us": ..., "max_us": N.
+ */
+void hist_stats_json(FILE *out, const struct hist_stats *s);
+
+/*
+ * Coordinated-omission correction, as HdrHistogram's
+ * recordValueWithExpectedInterval: cyclictest waits for each wake-up, so a
+ * wake-up L us late at a period of interval us hides floor(L / interval)
+ * periods it never measured, which would have waited L - interval,
+ * L - 2 interval, ... us. dst (empty) becomes src plus those samples.
+ * Returns the number of samples added, or -1 (ENOMEM).
+ */
+int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst);
+
 /* Add src's buckets and counts into dst (pooling reps). 0 or -1 (ENOMEM). */
 int hist_add(struct hist *dst, const struct hist *src);
 

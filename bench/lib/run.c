@@ -40,6 +40,7 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 		return -1;
 	}
 	s->pooled = (struct hist){ .min_us = -1, .max_us = -1, .avg_us = -1 };
+	s->pooled_co = s->pooled;
 	for (int r = 1; r <= RUN_MAX_REPS; r++) {
 		struct run_rep *rp = &s->reps[s->nreps];
 		FILE *f;
@@ -59,9 +60,13 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 			fprintf(stderr, "warning: %s: %s (rep not pooled)\n", path, perr);
 		} else {
 			hist_stats(&rp->h, &rp->st);
+			rp->missed = hist_co_correct(&rp->h, kv_get_ll(&rp->info, "ct_interval_us", -1), &rp->co);
+			if (kv_get_ll(&rp->info, "ct_interval_us", -1) <= 0)
+				rp->missed = -1;
+			hist_stats(&rp->co, &rp->cst);
 			rp->have_hist = 1;
 			s->good_hists[s->good++] = rp->h;
-			if (hist_add(&s->pooled, &rp->h)) {
+			if (hist_add(&s->pooled, &rp->h) || hist_add(&s->pooled_co, &rp->co)) {
 				fclose(f);
 				snprintf(err, errlen, "out of memory");
 				return -1;
@@ -70,6 +75,7 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 		fclose(f);
 	}
 	hist_stats(&s->pooled, &s->pst);
+	hist_stats(&s->pooled_co, &s->pcst);
 	summarise_fates(s);
 	return 0;
 }
@@ -109,11 +115,14 @@ void run_free(struct run *r)
 	for (int i = 0; i < r->nscen; i++) {
 		struct run_scen *s = &r->scen[i];
 
-		for (int k = 0; s->reps && k < s->nreps; k++)
+		for (int k = 0; s->reps && k < s->nreps; k++) {
 			hist_free(&s->reps[k].h);
+			hist_free(&s->reps[k].co);
+		}
 		free(s->reps);
 		free(s->good_hists);
 		hist_free(&s->pooled);
+		hist_free(&s->pooled_co);
 	}
 	r->nscen = 0;
 }

@@ -20,6 +20,14 @@ struct run_rep {
 	struct kv info;
 	struct hist h;
 	struct hist_stats st;
+	/*
+	 * Coordinated-omission corrected (hist_co_correct with the rep's
+	 * cyclictest interval, rep.info ct_interval_us); missed = periods
+	 * reconstructed, -1 when the interval is unknown (co = h then).
+	 */
+	struct hist co;
+	struct hist_stats cst;
+	int64_t missed;
 };
 
 struct run_scen {
@@ -27,8 +35,8 @@ struct run_scen {
 	int nreps, good;
 	struct run_rep *reps;
 	struct hist *good_hists;	/* the pooled reps' histograms (copies of reps[].h) */
-	struct hist pooled;
-	struct hist_stats pst;
+	struct hist pooled, pooled_co;
+	struct hist_stats pst, pcst;
 	char fates[256];		/* "sigbus x2, completed x1" */
 };
 

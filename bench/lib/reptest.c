@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Rank inference on per-rep values (see reptest.h). */
+#include "reptest.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define MAX_SPLITS 200000
+
+/* U of x over y: pairs with x_i > y_j, ties one half. */
+static double u_stat(const double *x, int nx, const double *y, int ny)
+{
+	double u = 0;
+
+	for (int i = 0; i < nx; i++)
+		for (int j = 0; j < ny; j++)
+			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
+	return u;
+}
+
+static double choose(int n, int k)
+{
+	double c = 1;
+
+	for (int i = 1; i <= k; i++)
+		c = c * (n - k + i) / i;
+	return c;
+}
+
+/* U of the split given by in[] (1: the x side) of the pooled values v. */
+static double split_u(const double *v, const int *in, int n, int nx)
+{
+	double xs[512], ys[512];
+	int a = 0, b = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (in[i])
+			xs[a++] = v[i];
+		else
+			ys[b++] = v[i];
+	}
+	return u_stat(xs, nx, ys, n - nx);
+}
+
+double reptest_p(const double *x, int nx, const double *y, int ny)
+{
+	int n = nx + ny, in[512], idx[512];
+	double v[512], mid = nx * ny / 2.0, obs, extreme = 0, total = 0;
+	uint64_t st = 42;
+
+	if (nx < 1 || ny < 1 || n > 512)
+		return 1;
+	for (int i = 0; i < nx; i++)
+		v[i] = x[i];
+	for (int j = 0; j < ny; j++)
+		v[nx + j] = y[j];
+	obs = fabs(u_stat(x, nx, y, ny) - mid) - 1e-9;
+	if (choose(n, nx) <= MAX_SPLITS) {
+		/* every combination of nx of the n positions, in order */
+		for (int i = 0; i < nx; i++)
+			idx[i] = i;
+		for (;;) {
+			int k;
+
+			for (int i = 0; i < n; i++)
+				in[i] = 0;
+			for (int i = 0; i < nx; i++)
+				in[idx[i]] = 1;
+			extreme += fabs(split_u(v, in, n, nx) - mid) >= obs;
+			total++;
+			for (k = nx - 1; k >= 0 && idx[k] == n - nx + k; k--)
+				;
+			if (k < 0)
+				break;
+			idx[k]++;
+			for (int i = k + 1; i < nx; i++)
+				idx[i] = idx[i - 1] + 1;
+		}
+		return extreme / total;
+	}
+	for (int r = 0; r < MAX_SPLITS; r++) {
+		for (int i = 0; i < n; i++)
+			in[i] = i < nx;
+		for (int i = n - 1; i > 0; i--) {	/* Fisher-Yates */
+			int j = (int)(stats_rand(&st) % (uint64_t)(i + 1)), t = in[i];
+
+			in[i] = in[j];
+			in[j] = t;
+		}
+		extreme += fabs(split_u(v, in, n, nx) - mid) >= obs;
+	}
+	/* the observed split counts too, so p is never 0 */
+	return (extreme + 1) / (MAX_SPLITS + 1.0);
+}
+
+/*
+ * Null distribution of U without ties: the coefficients of the Gaussian
+ * binomial [m+n choose m](q), built as prod (1 - q^(n+i)) / (1 - q^i),
+ * divided by C(m+n, m). Returns a malloc'ed array of m*n+1 probabilities.
+ */
+static double *u_null(int m, int n)
+{
+	int len = m * n + 1;
+	double *c = calloc((size_t)len, sizeof(double)), all = choose(m + n, m);
+
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (int i = 1; i <= m; i++) {
+		for (int k = len - 1; k >= n + i; k--)
+			c[k] -= c[k - (n + i)];
+		for (int k = i; k < len; k++)
+			c[k] += c[k - i];
+	}
+	for (int k = 0; k < len; k++)
+		c[k] /= all;
+	return c;
+}
+
+int reptest_shift(const double *x, int nx, const double *y, int ny, double alpha, double *est,
+		  double *lo, double *hi)
+{
+	int nd = nx * ny, k = 0;
+	double *d, *pu, cum = 0;
+
+	*est = *lo = *hi = NAN;
+	if (nx < 1 || ny < 1 || nx > 100 || ny > 100)
+		return -1;
+	d = malloc(sizeof(double) * (size_t)nd);
+	pu = u_null(nx, ny);
+	if (!d || !pu) {
+		free(d);
+		free(pu);
+		return -1;
+	}
+	for (int i = 0; i < nx; i++)
+		for (int j = 0; j < ny; j++)
+			d[i * ny + j] = x[i] - y[j];
+	qsort(d, (size_t)nd, sizeof(double), stats_cmp_double);
+	*est = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
+	/* k: the largest count with P(U < k) <= alpha / 2 */
+	while (k < nd && cum + pu[k] <= alpha / 2 + 1e-12)
+		cum += pu[k++];
+	free(pu);
+	if (k < 1) {
+		free(d);
+		return -1;
+	}
+	*lo = d[k - 1];
+	*hi = d[nd - k];
+	free(d);
+	return 0;
+}
+
+int reptest_min_reps(double alpha)
+{
+	for (int m = 1; m <= 100; m++)
+		if (2.0 / choose(2 * m, m) < alpha)
+			return 2 * m;
+	return -1;
+}
