@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Condense one study run directory (bench/run-guest.sh output) into
-# key=value lines for slb-summary: the guest outcome, the load's fate and
-# progress, the kernel's split-lock counters.
+# key=value lines for slb-summary and slb-stats: the guest outcome, the
+# load's fate, outcome and progress, the kernel's split-lock counters,
+# cyclictest's periods and interval.
 #   rep-info.sh RUNDIR DURATION_S INTERVAL_US
 set -uo pipefail
 d=${1:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
@@ -19,7 +20,22 @@ echo "load_end_ms=${after:--1}"
 for k in traps warned killed; do
 	v=$(sed -n "s/^$k=//p" "$f/sld_counters.txt" 2>/dev/null)
 	echo "sld_$k=${v:--1}"
+	eval "sld_$k=\${v:--1}"
 done
+# What happened to the load, from how it ended and the kernel's counters,
+# not from its exit status alone: none, never-trapped, killed (SIGBUS),
+# survived-sigbus (it handled the SIGBUS and went on: slb-load
+# --catch-sigbus exits 3), throttled (warn mode: it trapped and lived),
+# failed; "(unconfirmed)" when the kernel's counters disagree.
+fate=$(head -n 1 "$f/load.fate" 2>/dev/null)
+case $fate in
+none) lo=none ;;
+sigbus) lo=killed; [ "$sld_killed" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
+"exit 3") lo=survived-sigbus; [ "$sld_traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
+completed) if [ "$sld_traps" -gt 0 ] 2>/dev/null; then lo=throttled; else lo=never-trapped; fi ;;
+*) lo=failed ;;
+esac
+echo "load_outcome=$lo"
 # cyclictest's completed periods against those asked for (duration /
 # interval): fewer means the isolated vCPU was starved.
 cycles=$(val "$f/cyclictest.json" '.thread["0"].cycles')

@@ -43,11 +43,11 @@ mf=$m
 	echo
 	echo "## Scenarios"
 	echo
-	echo "| scenario | kernel options | load | sysctls |"
-	echo "| --- | --- | --- | --- |"
+	echo "| scenario | kernel options | load | sysctls | judged against | expected |"
+	echo "| --- | --- | --- | --- | --- | --- |"
 	while read -r s; do
-		printf '| %s | `%s` | %s | %s |\n' "$s" "$(scenario_field "$run/scenarios.conf" "$s" 2 | sed 's/^$/-/')" \
-			"$(scenario_field "$run/scenarios.conf" "$s" 3 | sed 's/^$/-/')" "$(scenario_field "$run/scenarios.conf" "$s" 4 | sed 's/^$/-/')"
+		f() { scenario_field "$run/scenarios.conf" "$s" "$1" | sed 's/^$/-/'; }
+		printf '| %s | `%s` | %s | %s | %s | %s |\n' "$s" "$(f 2)" "$(f 3)" "$(f 4)" "$(f 5)" "$(f 6)"
 	done <"$run/scenarios.list"
 	echo
 	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"

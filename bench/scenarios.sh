@@ -5,7 +5,8 @@
 #   scenario_names FILE          every scenario name, in file order
 #   scenario_field FILE NAME N   column N (1-based, trimmed) of scenario NAME;
 #                                empty when there is no such scenario
-# Columns: 1 name, 2 kernel command line, 3 load, 4 sysctls, 5 what it shows.
+# Columns: 1 name, 2 kernel command line, 3 load, 4 sysctls, 5 control,
+# 6 expect, 7 what it shows (bench/lib/run.c reads 5-7 for the statistics).
 
 scenario_names() {
 	sed -n 's/^\([a-z0-9][a-z0-9-]*\) *|.*/\1/p' "$1"

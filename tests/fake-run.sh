@@ -6,11 +6,13 @@
 # SPEC is NAME:BASE:SCALE:REPS:FATE[:OPS[:TRAPS[:CYCLES%]]]: REPS reps of
 # 20000 samples, latency = BASE + exponential(SCALE) us, seeded by rep (so
 # equal specs give identical histograms), load fate FATE, cyclictest having
-# completed CYCLES% (default 100) of its periods.
+# completed CYCLES% (default 100) of its periods. The run gets a copy of
+# rt-config/scenarios.conf (the roles), as a real study's does.
 set -eu
 dir=$1
 shift
 mkdir -p "$dir"
+cp "$(dirname "$0")/../rt-config/scenarios.conf" "$dir/"
 : >"$dir/scenarios.list"
 for spec in "$@"; do
 	IFS=: read -r name base scale reps fate ops traps pct <<<"$spec"

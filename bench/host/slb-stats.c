@@ -127,20 +127,15 @@ static const struct cmp *find_cmp(const char *a, const char *b)
 	return NULL;
 }
 
+/* Each scenario against the control its scenarios.conf names. */
 static void within_run_comparisons(void)
 {
-	static const char *const pairs[][2] = {
-		{ "aligned", "split-off" }, { "baseline", "split-off" }, { "baseline", "aligned" },
-		{ "baseline", "split-on" }, { "baseline", "split-warn" },
-		{ "baseline", "split-warn-nomitigate" }, { "baseline", "lockbus-off" },
-		{ "split-off", "split-on" },
-	};
 	char label[160];
 
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		struct run_scen *a = run_find(&run, pairs[i][0]), *b = run_find(&run, pairs[i][1]);
+	for (int i = 0; i < run.nscen; i++) {
+		struct run_scen *b = &run.scen[i], *a = b->control[0] ? run_find(&run, b->control) : NULL;
 
-		if (a && b) {
+		if (a && a != b) {
 			snprintf(label, sizeof(label), "%s / %s", b->name, a->name);
 			compare(a, b, label);
 		}
@@ -237,73 +232,102 @@ static const char *effect(const struct cmp *c)
 	return b;
 }
 
+/* The comparison of scenario s against its control, if any. */
+static const struct cmp *role_cmp(const struct run_scen *s)
+{
+	return s->control[0] ? find_cmp(s->control, s->name) : NULL;
+}
+
+/*
+ * Verdict sentences from the scenarios' roles (scenarios.conf columns 5
+ * and 6), whatever the scenarios are called: expect=harm states what the
+ * load did over its control, kill what detection did to the offender,
+ * throttle how the warn modes let it live, cost what detection costs a
+ * split-lock-free load, none whether the scenario differs from its
+ * control. The decision takes the first harm and the
+ * first kill scenario.
+ */
 static void verdicts(void)
 {
-	const struct cmp *impact = find_cmp("aligned", "split-off");
-	const struct cmp *on = find_cmp("baseline", "split-on");
-	const struct cmp *warn = find_cmp("baseline", "split-warn");
-	const struct cmp *warn0 = find_cmp("baseline", "split-warn-nomitigate");
-	const struct cmp *lockbus = find_cmp("baseline", "lockbus-off");
-	int first = 1, harm = 0, cured = 0;
+	const struct cmp *impact = NULL, *on = NULL, *cost = NULL;
+	int first = 1, harm = 0, cured = 0, roles = 0;
+	char costs[400] = "Not measured here: what detection costs a split-lock-free application, ";
 
 	printf("  \"verdicts\": [");
 #define VERDICT(...) do { printf("%s\n    \"", first ? "" : ","); printf(__VA_ARGS__); printf("\""); first = 0; } while (0)
-	if (impact) {
-		harm = impact->significant && impact->r_p999 > 1;
-		if (impact->significant)
-			VERDICT("Split locks from the housekeeping vCPU(s) %s p99.9 latency on the isolated vCPU %s over the aligned control.",
-				impact->r_p999 >= 1 ? "raised" : "lowered", effect(impact));
-		else
-			VERDICT("Split locks from the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over the aligned control: %s%s.",
-				effect(impact), sig_word(impact));
-		double split_pct = cycles_pct(impact->b), aligned_pct = cycles_pct(impact->a);
+	for (int i = 0; i < run.nscen; i++) {
+		const struct run_scen *sc = &run.scen[i];
+		const struct cmp *c = role_cmp(sc);
 
-		if (split_pct >= 0 && aligned_pct >= 0)
-			VERDICT("Under split locks cyclictest measured %.0f %% of its periods on the isolated vCPU (aligned control: %.0f %%): %s.",
-				split_pct, aligned_pct, split_pct < 0.9 * aligned_pct ?
-				"the missing periods are the long wake-ups themselves (coordinated omission); the figures here count them back in" :
-				"it was not starved");
-	}
-	if (on) {
-		int killed = count_fate(on->b, "sigbus");
+		roles |= sc->expect[0] != '\0';
+		if (!c)
+			continue;
+		if (!strcmp(sc->expect, "harm")) {
+			double pct = cycles_pct(c->b), cpct = cycles_pct(c->a);
 
-		if (killed) {
-			cured = !(on->significant && on->r_p999 > 1);
-			VERDICT("With split_lock_detect the offender died of SIGBUS in %d of %d reps, after %.0f ms (median) and at most %lld completed split locks; p99.9 %s baseline: %s%s.",
-				killed, on->b->nreps, rep_median(on->b, "load_end_ms"), max_ops(on->b, "sigbus"),
-				on->equivalent ? "stayed within x1.2 of" : !on->significant ? "showed no difference from" :
-				cured ? "was not above" : "stayed above",
-				effect(on), sig_word(on));
+			if (!impact)
+				impact = c;
+			if (c->significant)
+				VERDICT("%s: the load on the housekeeping vCPU(s) %s p99.9 latency on the isolated vCPU %s over %s.",
+					sc->name, c->r_p999 >= 1 ? "raised" : "lowered", effect(c), sc->control);
+			else
+				VERDICT("%s: the load on the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over %s: %s%s.",
+					sc->name, sc->control, effect(c), sig_word(c));
+			if (pct >= 0 && cpct >= 0)
+				VERDICT("%s: cyclictest measured %.0f %% of its periods on the isolated vCPU (%s: %.0f %%): %s.",
+					sc->name, pct, sc->control, cpct, pct < 0.9 * cpct ?
+					"the missing periods are the long wake-ups themselves (coordinated omission); the figures here count them back in" :
+					"it was not starved");
+		} else if (!strcmp(sc->expect, "kill")) {
+			int killed = count_fate(sc, "sigbus");
+
+			if (!on)
+				on = c;
+			if (killed)
+				VERDICT("%s: the offender died of SIGBUS in %d of %d reps, after %.0f ms (median) and at most %lld completed split locks; p99.9 %s %s: %s%s.",
+					sc->name, killed, sc->nreps, rep_median(sc, "load_end_ms"), max_ops(sc, "sigbus"),
+					c->equivalent ? "stayed within x1.2 of" : !c->significant ? "showed no difference from" :
+					c->r_p999 <= 1 ? "was not above" : "stayed above",
+					sc->control, effect(c), sig_word(c));
+			else
+				VERDICT("%s: the offender was not killed (load fates: %s); p99.9 versus %s %s%s.",
+					sc->name, sc->fates, sc->control, effect(c), sig_word(c));
+		} else if (!strcmp(sc->expect, "cost")) {
+			if (!cost)
+				cost = c;
+			VERDICT("%s: with detection on, a split-lock-free load changed p99.9 over %s by %s%s.",
+				sc->name, sc->control, effect(c), sig_word(c));
+		} else if (!strcmp(sc->expect, "throttle")) {
+			VERDICT("%s: the offender %s (load fates: %s) and trapped %.0f times per rep (median); p99.9 versus %s %s%s.",
+				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,
+				rep_median(sc, "sld_traps"), sc->control, effect(c), sig_word(c));
 		} else {
-			VERDICT("With split_lock_detect the offender was not killed (load fates: %s); p99.9 versus baseline %s%s.",
-				on->b->fates, effect(on), sig_word(on));
+			VERDICT("%s against %s: p99.9 %s%s.", sc->name, sc->control, effect(c), sig_word(c));
 		}
 	}
-	if (warn)
-		VERDICT("Upstream warn mode with split_lock_mitigate=1: the offender survived (load fates: %s) and trapped %.0f times per rep (median); p99.9 versus baseline %s%s.",
-			warn->b->fates, rep_median(warn->b, "sld_traps"), effect(warn),
-			sig_word(warn));
-	if (warn0)
-		VERDICT("Warn mode without the slow-down (split_lock_mitigate=0): load fates %s, %.0f traps per rep (median); p99.9 versus baseline %s%s.",
-			warn0->b->fates, rep_median(warn0->b, "sld_traps"), effect(warn0),
-			sig_word(warn0));
-	if (lockbus)
-		VERDICT("stress-ng --lockbus as the offender, detection off: p99.9 versus baseline %s%s.",
-			effect(lockbus), sig_word(lockbus));
+	if (!roles)
+		VERDICT("No verdicts: the run's scenarios.conf gives no roles (columns control and expect).");
+	if (cost)
+		snprintf(costs, sizeof(costs), "What detection cost a split-lock-free load (%s): %s%s. Not measured here: ",
+			 cost->b->name, effect(cost), sig_word(cost));
 	if (impact && on) {
+		harm = impact->significant && impact->r_p999 > 1;
+		cured = count_fate(on->b, "sigbus") && !(on->significant && on->r_p999 > 1);
 		if (harm && cured && on->equivalent)
-			VERDICT("Decision: in this run split locks raised the isolated vCPU's p99.9 %s and with detection on the offender died and p99.9 stayed within x1.2 of baseline: enabling split_lock_detect removed the measured harm. Not measured here: what detection costs a split-lock-free application, and what it does to an RT task that itself takes a split lock (it is killed too).",
-				effect(impact));
+			VERDICT("Decision: in this run the split-lock load raised the isolated vCPU's p99.9 %s over %s, and with detection on (%s) the offender died and p99.9 stayed within x1.2 of %s: enabling split_lock_detect removed the measured harm. %swhat detection does to an RT task that itself takes a split lock (it is killed too), and real hardware.",
+				effect(impact), impact->a->name, on->b->name, on->a->name, costs);
 		else if (harm && cured)
-			VERDICT("Decision: in this run split locks raised the isolated vCPU's p99.9 %s and with detection on the offender died, but the run cannot show p99.9 back within x1.2 of baseline (too few reps or too much spread): the harm is shown, its removal is not yet.",
-				effect(impact));
+			VERDICT("Decision: in this run the split-lock load raised the isolated vCPU's p99.9 %s over %s and with detection on the offender died, but the run cannot show p99.9 back within x1.2 of %s (too few reps or too much spread): the harm is shown, its removal is not yet.",
+				effect(impact), impact->a->name, on->a->name);
 		else if (!harm)
-			VERDICT("Decision: this run shows no significant split-lock harm over the aligned control, so it gives no latency reason to enable detection; repeat with more reps or on hardware before deciding.");
+			VERDICT("Decision: this run shows no significant split-lock harm over %s, so it gives no latency reason to enable detection; repeat with more reps or on hardware before deciding.",
+				impact->a->name);
 		else if (!count_fate(on->b, "sigbus"))
 			VERDICT("Decision: split locks harmed the isolated vCPU's latency (%s), but with detection on the offender was not killed (load fates: %s): check that the kernel enabled detection before deciding.",
 				effect(impact), on->b->fates);
 		else
-			VERDICT("Decision: detection killed the offender but latency did not return to baseline in this run; investigate before relying on detection alone.");
+			VERDICT("Decision: detection killed the offender but latency did not return to %s in this run; investigate before relying on detection alone.",
+				on->a->name);
 	}
 	printf("\n  ]");
 #undef VERDICT
@@ -420,7 +444,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *against = NULL, *plot = NULL;
-	char err[512];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "a:p:h", opts, NULL)) != -1) {
@@ -435,15 +458,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (run_load(argv[optind], &run, err, sizeof(err))) {
-		fprintf(stderr, "slb-stats: %s\n", err);
+	if (run_load_or_report("slb-stats", argv[optind], &run))
 		return 1;
-	}
 	if (against) {
-		if (run_load(against, &base, err, sizeof(err))) {
-			fprintf(stderr, "slb-stats: %s\n", err);
+		if (run_load_or_report("slb-stats", against, &base))
 			return 1;
-		}
 		if (base.nscen != run.nscen) {
 			fprintf(stderr, "slb-stats: the runs have different scenario sets (%d vs %d scenarios); compare runs of the same matrix\n",
 				base.nscen, run.nscen);

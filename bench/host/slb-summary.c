@@ -108,7 +108,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, fmt = 0;
-	char err[512];
 
 	while ((c = getopt_long(argc, argv, "jch", opts, NULL)) != -1) {
 		switch (c) {
@@ -122,10 +121,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (run_load(argv[optind], &run, err, sizeof(err))) {
-		fprintf(stderr, "slb-summary: %s\n", err);
+	if (run_load_or_report("slb-summary", argv[optind], &run))
 		return 1;
-	}
 	if (fmt == 1)
 		print_json(argv[optind]);
 	else if (fmt == 2)

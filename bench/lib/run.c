@@ -7,18 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s->fates from the reps' load fates: "completed x2, sigbus x1", in order of first appearance. */
+/* What happened to a rep's load: load_outcome (bench/rep-info.sh), else its load_fate. */
+static const char *rep_fate(const struct run_rep *rp)
+{
+	return kv_get(&rp->info, "load_outcome", kv_get(&rp->info, "load_fate", "unknown"));
+}
+
+/* s->fates from the reps' load outcomes: "killed x2, never-trapped x1", in order of first appearance. */
 static void summarise_fates(struct run_scen *s)
 {
 	size_t len = 0;
 
 	s->fates[0] = '\0';
 	for (int i = 0; i < s->nreps; i++) {
-		const char *fate = kv_get(&s->reps[i].info, "load_fate", "unknown");
+		const char *fate = rep_fate(&s->reps[i]);
 		int seen = 0, count = 0;
 
 		for (int k = 0; k < s->nreps; k++) {
-			int same = !strcmp(kv_get(&s->reps[k].info, "load_fate", "unknown"), fate);
+			int same = !strcmp(rep_fate(&s->reps[k]), fate);
 
 			seen |= same && k < i;
 			count += same;
@@ -80,6 +86,60 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 	return 0;
 }
 
+/* Column f (0-based, trimmed) of a '|'-separated line into out. */
+static void conf_field(const char *line, int f, char *out, size_t len)
+{
+	const char *p = line, *end;
+
+	for (int i = 0; i < f && p; i++) {
+		p = strchr(p, '|');
+		p = p ? p + 1 : NULL;
+	}
+	out[0] = '\0';
+	if (!p)
+		return;
+	end = strchr(p, '|');
+	if (!end)
+		end = p + strcspn(p, "\n");
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	snprintf(out, len, "%.*s", (int)(end - p), p);
+}
+
+/*
+ * The roles of the scenarios from dir/scenarios.conf (rt-config format;
+ * bench/scenarios.sh is the shell reader of the same file). A missing
+ * file or column leaves the roles empty.
+ */
+static void load_roles(const char *dir, struct run *r)
+{
+	char path[4096], line[1024], name[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/scenarios.conf", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		struct run_scen *s;
+
+		if (line[0] == '#' || !strchr(line, '|'))
+			continue;
+		conf_field(line, 0, name, sizeof(name));
+		s = run_find(r, name);
+		if (!s)
+			continue;
+		conf_field(line, 4, s->control, sizeof(s->control));
+		if (!strcmp(s->control, "-"))
+			s->control[0] = '\0';
+		conf_field(line, 5, s->expect, sizeof(s->expect));
+		conf_field(line, 6, s->what, sizeof(s->what));
+	}
+	fclose(f);
+}
+
 int run_load(const char *dir, struct run *r, char *err, size_t errlen)
 {
 	char path[4096], line[64];
@@ -107,7 +167,18 @@ int run_load(const char *dir, struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "%s lists no scenario", path);
 		return -1;
 	}
+	load_roles(dir, r);
 	return 0;
+}
+
+int run_load_or_report(const char *prog, const char *dir, struct run *r)
+{
+	char err[512];
+
+	if (!run_load(dir, r, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return -1;
 }
 
 void run_free(struct run *r)

@@ -38,6 +38,13 @@ struct run_scen {
 	struct hist pooled, pooled_co;
 	struct hist_stats pst, pcst;
 	char fates[256];		/* "sigbus x2, completed x1" */
+	/*
+	 * Roles, from the run's scenarios.conf (columns 5 and 6): the
+	 * scenario this one is judged against ("" when none) and what the
+	 * study expects of it: none, harm, kill or throttle ("" unknown);
+	 * what: column 7, the scenario's own words.
+	 */
+	char control[64], expect[16], what[160];
 };
 
 struct run {
@@ -47,6 +54,9 @@ struct run {
 
 /* 0, or -1 with a message in err. */
 int run_load(const char *dir, struct run *r, char *err, size_t errlen);
+
+/* run_load, the error printed as "prog: error" on stderr; 0 or -1. */
+int run_load_or_report(const char *prog, const char *dir, struct run *r);
 void run_free(struct run *r);
 
 /* The scenario called name, or NULL. */

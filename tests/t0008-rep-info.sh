@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/rep-info.sh on crafted guest results: the load's outcome comes from
+# how it ended *and* the kernel's split-lock counters (a load that handles
+# SIGBUS and goes on is not "completed"), cyclictest's expected periods and
+# interval come from the arguments.
+. "$(dirname "$0")/lib.sh"
+RI=$T_ROOT/bench/rep-info.sh
+
+# craft NAME FATE TRAPS KILLED: a run directory whose load ended FATE.
+craft() {
+	local d=$T_TMP/$1
+	mkdir -p "$d/files"
+	echo '{"outcome": "ok"}' >"$d/outcome.json"
+	echo "$2" >"$d/files/load.fate"
+	[ "$3" = absent ] && echo absent=1 >"$d/files/sld_counters.txt" ||
+		printf 'traps=%s\nwarned=0\nkilled=%s\nlast=x\n' "$3" "$4" >"$d/files/sld_counters.txt"
+	"$RI" "$d" 10 1000 >"$d/rep.info"
+}
+outcome_is() { grep -qx "load_outcome=$2" "$T_TMP/$1/rep.info" && return 0; cat "$T_TMP/$1/rep.info"; return 1; }
+
+craft killed sigbus 1 1
+craft caught "exit 3" 1 1
+craft throttled completed 40 0
+craft clean completed 0 0
+craft nocounters completed absent
+craft liar sigbus 0 0
+craft idle none 0 0
+craft broken "exit 1" 0 0
+t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
+t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
+t_ok "ran to the end but trapped 40 times: throttled" outcome_is throttled throttled
+t_ok "ran to the end, no trap: never-trapped" outcome_is clean never-trapped
+t_ok "no counters (no detection): never-trapped" outcome_is nocounters never-trapped
+t_ok "SIGBUS the kernel did not count: 'killed (unconfirmed)'" outcome_is liar "killed (unconfirmed)"
+t_ok "no load: none" outcome_is idle none
+t_ok "any other exit: failed" outcome_is broken failed
+t_ok "expected periods and interval from the arguments" sh -c "grep -qx ct_expected=10000 '$T_TMP/killed/rep.info' && grep -qx ct_interval_us=1000 '$T_TMP/killed/rep.info'"
