@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The bus-lock cost sweep (make bench-sweep): for each cost C, a virtual-
-# clock study of split-off and its aligned control (bench/study.sh with
-# --bus-lock-ns C), then one table and plot of the isolated vCPU's pooled
-# p99 / p99.9 / max against C: from which bus-lock cost does the offender
-# break a 100 us deadline? Results in RESULTS/sweep-<id>/ (written as
-# .incomplete-sweep-<id>, renamed at the end), one study run per cost
-# under it (ns<C>/).
+# clock study of split-off (bench/study.sh with --bus-lock-ns C), and once
+# its aligned control (no split locks: the cost does not apply), then one
+# table and plot of the isolated vCPU's p99 / p99.9 / max (pooled,
+# corrected for coordinated omission) against C: from which bus-lock cost
+# does the offender break a 100 us deadline? Results in
+# RESULTS/sweep-<id>/ (written as .incomplete-sweep-<id>, renamed at the
+# end), one study run per cost under it (ns<C>/) and aligned/.
 #
 # Exit status: 0 done, 1 failure, 2 usage error (nothing started).
 set -uo pipefail
@@ -64,7 +65,7 @@ check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
 [ ! -e "$results/$id" ] || usage_error "sweep '$id' exists in $results; refusing to overwrite it"
-study=("$SLB_ROOT/bench/study.sh" --scenarios aligned,split-off --clock virtual --duration "$duration"
+study=("$SLB_ROOT/bench/study.sh" --clock virtual --duration "$duration"
 	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2
@@ -75,20 +76,27 @@ tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
 trap 'rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
-n=0 total=$(echo "$list" | wc -w) start=$(date +%s)
+n=0 total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s)
+say "[1/$total] the aligned control; elapsed 0 s"
+"${study[@]}" --scenarios aligned --results "$tmp" --id aligned >"$tmp/aligned.log" 2>&1 ||
+	die "the aligned study failed (log: $tmp/aligned.log)"
+n=1
 for c in $list; do
 	n=$((n + 1))
-	say "[$n/$total] bus-lock cost $c ns; elapsed $(($(date +%s) - start)) s"
-	"${study[@]}" --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
+	say "[$n/$total] split-off at a bus-lock cost of $c ns; elapsed $(($(date +%s) - start)) s"
+	"${study[@]}" --scenarios split-off --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
 		die "the study at $c ns failed (log: $tmp/ns$c.log)"
 done
+aligned_p999=$("$SLB_ROOT/build/host/slb-stats" "$tmp/aligned" | jq '.scenarios[0].corrected.p999_us') ||
+	die "no statistics for the aligned control"
 # One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9.
 {
-	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us"
+	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us (split: corrected, pooled)"
 	for c in $list; do
-		jq -r --arg c "$c" '(.scenarios | map({(.name): .pooled}) | add) as $s |
-			"\($c) \($s["split-off"].p99_us) \($s["split-off"].p999_us) \($s["split-off"].max_us) \($s.aligned.p999_us)"' \
-			"$tmp/ns$c/summary.json" || die "no summary for $c ns"
+		"$SLB_ROOT/build/host/slb-stats" "$tmp/ns$c" >"$tmp/ns$c/stats.json" || die "no statistics for $c ns"
+		jq -r --arg c "$c" --arg a "$aligned_p999" '.scenarios[0] |
+			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a)"' \
+			"$tmp/ns$c/stats.json" || die "no summary for $c ns"
 	done
 } >"$tmp/sweep.dat"
 jq -R -s --argjson deadline "$deadline" '

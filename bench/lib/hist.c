@@ -3,6 +3,7 @@
 #include "hist.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,9 +95,17 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 			return -1;
 		}
 		for (p = end;; p = end) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				break;	/* a count is digits only: no sign */
+			errno = 0;
 			c = strtoull(p, &end, 10);
-			if (end == p)
-				break;
+			if (errno || h->samples + c < h->samples) {
+				snprintf(err, errlen, "line %lu: count out of range in '%.40s'", lineno, line);
+				hist_free(h);
+				return -1;
+			}
 			h->count[bucket] += c;
 			h->samples += c;
 			cols++;
@@ -116,8 +125,17 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 		hist_free(h);
 		return -1;
 	}
-	if (!h->threads) {
+	if (!h->threads && h->overflows) {
+		/* every sample beyond the histogram: a rep all the same */
+		h->threads = 1;
+	} else if (!h->threads) {
 		snprintf(err, errlen, "no histogram lines");
+		hist_free(h);
+		return -1;
+	}
+	if (h->total && h->total != h->samples) {
+		snprintf(err, errlen, "'# Total: %llu' but the buckets hold %llu samples",
+			 (unsigned long long)h->total, (unsigned long long)h->samples);
 		hist_free(h);
 		return -1;
 	}

@@ -18,7 +18,7 @@ struct hist {
 	size_t nbuckets;	/* buckets allocated (highest bucket + 1) */
 	uint64_t samples;	/* sum of count[] */
 	uint64_t overflows;	/* samples beyond the last bucket */
-	uint64_t total;		/* "# Total:" (includes overflows) */
+	uint64_t total;		/* "# Total:" (the buckets' sum; overflows not included) */
 	long min_us, max_us;	/* from the summary lines; -1 if absent */
 	double avg_us;		/* from the summary lines; -1 if absent */
 	int threads;		/* count columns seen */

@@ -45,7 +45,7 @@ int main(void)
 	hist_free(&h);
 
 	/* Two threads, overflow beyond the last bucket: max from the summary. */
-	CHECK(parse("000001 000010 000000\n000002 000000 000089\n# Total: 000000050 000000050\n"
+	CHECK(parse("000001 000010 000000\n000002 000000 000089\n# Total: 000000010 000000089\n"
 		    "# Max Latencies: 00003 05000\n# Histogram Overflows: 00000 00001\n", &h) == 0,
 	      "two-thread histogram with an overflow parses");
 	hist_stats(&h, &s);
@@ -56,5 +56,17 @@ int main(void)
 
 	CHECK(parse("000001 abc\n", &h) == -1, "a non-numeric count is rejected");
 	CHECK(parse("# only comments\n", &h) == -1, "a file without histogram lines is rejected");
+	CHECK(parse("000001 -5\n", &h) == -1, "a negative count is rejected");
+	CHECK(parse("000001 99999999999999999999\n", &h) == -1, "a count beyond 64 bits is rejected");
+	CHECK(parse("000001 18446744073709551615\n000002 000001\n", &h) == -1,
+	      "counts whose sum overflows are rejected");
+	CHECK(parse("000001 000010\n# Total: 000000011\n", &h) == -1,
+	      "a '# Total:' that disagrees with the buckets is rejected");
+	CHECK(parse("# Total: 000000000\n# Max Latencies: 250000\n# Histogram Overflows: 03000\n", &h) == 0,
+	      "a rep whose every sample overflowed still parses (it is a rep)");
+	hist_stats(&h, &s);
+	CHECK(s.samples == 0 && s.overflows == 3000 && s.p99 == 250000 && s.max_us == 250000,
+	      "... with its quantiles at the overflow bound (got p99 %ld)", s.p99);
+	hist_free(&h);
 	CHECK_EXIT();
 }
