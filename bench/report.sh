@@ -66,7 +66,7 @@ mf=$m
 	echo
 	echo "## Comparisons (corrected, one value per rep)"
 	echo
-	echo "| ratio | reps | p99 (95 % CI) | p99.9 (95 % CI) | exact rank test p | significant | within x1.2 (TOST) |"
+	echo "| ratio | reps | p99 (95 % CI) | p99.9 (95 % CI) | exact rank test p | significant | within x1.2 (95 % CI inside) |"
 	echo "| --- | --- | --- | --- | --- | --- | --- |"
 	jq -r 'def ci(a): if a[0] == null then "no 95 % CI: too few reps" else "\(a[0])-\(a[1])" end;
 		.comparisons[] | "| \(.label) | \(.reps_b) vs \(.reps_a) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .equivalent then "yes" else "not shown" end) |"' "$st"
