@@ -11,4 +11,4 @@ plot datafile using 1:2 with linespoints pointtype 7 title "p99", \
      datafile using 1:3 with linespoints pointtype 5 title "p99.9", \
      datafile using 1:4 with linespoints pointtype 9 title "max", \
      datafile using 1:5 with linespoints dashtype 2 title "aligned control p99.9", \
-     deadline with lines dashtype 3 title sprintf("%d us deadline", deadline)
+     deadline with lines linewidth 2 linecolor rgb "red" title sprintf("%d us deadline", deadline)
