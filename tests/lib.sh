@@ -90,6 +90,17 @@ t_refuses() {
 	t_line_count 1 "$T_TMP/refuses.err"
 }
 
+# t_is_png FILE [MINBYTES]: FILE is a PNG (signature) of at least MINBYTES.
+t_is_png() {
+	[ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		[ "$(stat -c %s "$1")" -ge "${2:-1}" ] && return 0
+	echo "$1 is not a PNG of at least ${2:-1} bytes"
+	return 1
+}
+
+# t_is_svg FILE: FILE is a complete SVG document.
+t_is_svg() { grep -q '<svg' "$1" 2>/dev/null && grep -q '</svg>' "$1" || { echo "$1 is not an SVG"; return 1; }; }
+
 # t_line_count N FILE: FILE has exactly N lines.
 t_line_count() {
 	local got

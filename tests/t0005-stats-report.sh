@@ -83,11 +83,9 @@ t_ok "survived run: the decision does not claim a kill" has_verdict survived '^D
 # Plots and report.
 cp_conf "$T_TMP/harm"
 "$T_ROOT/bench/report.sh" "$T_TMP/harm" >/dev/null 2>"$T_TMP/report.err"
-png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 5000 ]; }
-svg() { grep -q '<svg' "$1" && grep -q '</svg>' "$1"; }
 for p in overlay ccdf maxrep hist-baseline hist-split-off; do
-	t_ok "plot $p.png is a non-empty PNG" png "$T_TMP/harm/plots/$p.png"
-	t_ok "plot $p.svg is an SVG" svg "$T_TMP/harm/plots/$p.svg"
+	t_ok "plot $p.png is a non-empty PNG" t_is_png "$T_TMP/harm/plots/$p.png" 5000
+	t_ok "plot $p.svg is an SVG" t_is_svg "$T_TMP/harm/plots/$p.svg"
 done
 t_ok "plots say 'emulated (QEMU TCG)'" grep -q 'emulated (QEMU TCG)' "$T_TMP/harm/plots/overlay.svg"
 t_ok "report.md carries the verdicts" grep -q '^- Decision: in this run the split-lock load raised' "$T_TMP/harm/report.md"
@@ -108,7 +106,7 @@ cmp_rc() { # cmp_rc CODE WORD A B
 	[ "$rc" = "$1" ] && grep -q -- "$2" "$T_TMP/c.out" || { echo "exit $rc"; cat "$T_TMP/c.out"; return 1; }
 }
 t_ok "compare a b: split-off B/A is significant" cmp_rc 0 '^| split-off | .* | yes |$' a b
-t_ok "compare writes overlay plots" png "$T_TMP/res/compare-a-vs-b/overlay-split-off.png"
+t_ok "compare writes overlay plots" t_is_png "$T_TMP/res/compare-a-vs-b/overlay-split-off.png"
 t_ok "compare refuses mismatched scenario sets" cmp_rc 2 'differ in their scenario sets' a small
 t_ok "compare refuses an unknown run id, listing the runs" cmp_rc 2 "B='nosuch' is not a run id.*(runs: a b small" a nosuch
 t_ok "compare without A names what is needed" cmp_rc 2 'A is required' '' b
