@@ -21,12 +21,15 @@ id=$(basename "$run")
 gp() { # gp SCRIPT OUTNAME [MORE GNUPLOT ASSIGNMENTS]
 	draw_plot "$1" "$out/$2" "datadir='$data'; names='$names'; run='$id'${3:+; $3}" "$out/gnuplot.log"
 }
-while read -r idx name samples maxus p999; do
+width=1
+while read -r idx name samples maxus p999 bin xmax; do
 	case $idx in '#'*) continue ;; esac
+	width=$bin
 	[ "$samples" -gt 0 ] || continue
-	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus"
+	# one x range and bin width for every scenario, so the plots compare
+	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus; bin=$bin; xmax=$xmax"
 done <"$data/scenarios.dat"
-gp overlay.gp overlay
+gp overlay.gp overlay "bin=$width"
 gp ccdf.gp ccdf
 gp maxrep.gp maxrep
 say "plots in $out: $(cd "$out" && ls *.png | tr '\n' ' ')"

@@ -4,10 +4,11 @@
 # scen, maxus.
 load "plots/common.gp"
 set title sprintf("%s: latency on the isolated vCPU, %s, run %s", scen, emul, run) noenhanced
-set xlabel "latency (us, emulated time)"
+set xlabel sprintf("latency (us, emulated time; bins of %d us)", bin)
+set xrange [0:xmax]
 set ylabel "samples (log)"
 set logscale y
 set yrange [0.8:*]
 set arrow 1 from maxus, graph 0 to maxus, graph 1 nohead dashtype 2 linecolor rgb "red"
 set label 1 sprintf("max %d us", maxus) at maxus, graph 0.95 right offset -0.5,0 textcolor rgb "red"
-plot datadir."/".scen.".hist" using 1:2 with impulses linewidth 2 title scen noenhanced
+plot datadir."/".scen.".hist" using 1:($2 > 0 ? $2 : 1/0) with impulses linewidth 2 title scen noenhanced

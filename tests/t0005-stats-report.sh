@@ -87,6 +87,13 @@ for p in overlay ccdf maxrep hist-baseline hist-split-off; do
 	t_ok "plot $p.png is a non-empty PNG" t_is_png "$T_TMP/harm/plots/$p.png" 5000
 	t_ok "plot $p.svg is an SVG" t_is_svg "$T_TMP/harm/plots/$p.svg"
 done
+zero_filled() { # every bin from 0 on, one width, zeros kept, the same rows for all scenarios
+	local d=$T_TMP/harm/plots/data
+	awk 'NR > 1 { if ($1 != (NR - 2) * w) { print "gap at", $1; exit 1 } if ($2 == 0) z++ }
+		END { if (!z) { print "no zero bins"; exit 1 } }' w="$(awk 'NR == 2 { print $6 }' "$d/scenarios.dat")" "$d/split-off.hist" &&
+		[ "$(wc -l <"$d/split-off.hist")" = "$(wc -l <"$d/baseline.hist")" ]
+}
+t_ok "histogram data: zero-filled bins of one width and one range for all scenarios" zero_filled
 t_ok "plots say 'emulated (QEMU TCG)'" grep -q 'emulated (QEMU TCG)' "$T_TMP/harm/plots/overlay.svg"
 t_ok "report.md carries the verdicts" grep -q '^- Decision: in this run the split-lock load raised' "$T_TMP/harm/report.md"
 t_ok "report.md has the summary table row for split-off" grep -q '^| split-off | 6/6 | 120000 |' "$T_TMP/harm/report.md"

@@ -404,14 +404,29 @@ static int write_plot_data(const char *dir)
 		fprintf(stderr, "slb-stats: cannot write in %s\n", dir);
 		return -1;
 	}
-	fprintf(idx, "# index name samples max_us p999_us\n");
+	/*
+	 * Histogram bins: one width for every scenario (a common x range),
+	 * at most ~200 bins over the run's largest bucket, zero-filled so
+	 * that a plot never draws a level across empty latencies.
+	 */
+	size_t top = 1, width;
+
+	for (int i = 0; i < run.nscen; i++)
+		for (size_t b = run.scen[i].pooled.nbuckets; b > top; b--)
+			if (run.scen[i].pooled.count[b - 1]) {
+				top = b;	/* one past the highest non-empty bucket */
+				break;
+			}
+	width = (top + 199) / 200;
+	fprintf(idx, "# index name samples max_us p999_us bin_us xmax_us\n");
 	fprintf(mx, "# index name rep max_us\n");
 	for (int i = 0; i < run.nscen; i++) {
 		const struct run_scen *s = &run.scen[i];
 		uint64_t n = s->pooled.samples + s->pooled.overflows, acc = 0;
 		FILE *h, *c;
 
-		fprintf(idx, "%d %s %llu %ld %ld\n", i, s->name, (unsigned long long)n, s->pst.max_us, s->pst.p999);
+		fprintf(idx, "%d %s %llu %ld %ld %zu %zu\n", i, s->name, (unsigned long long)n, s->pst.max_us,
+			s->pst.p999, width, top + width);
 		for (int r = 0; r < s->nreps; r++)
 			if (s->reps[r].have_hist)
 				fprintf(mx, "%d %s %d %ld\n", i, s->name, s->reps[r].rep, s->reps[r].st.max_us);
@@ -423,13 +438,20 @@ static int write_plot_data(const char *dir)
 			fprintf(stderr, "slb-stats: cannot write %s\n", path);
 			return -1;
 		}
-		fprintf(h, "# latency_us samples (pooled over %d reps of %s)\n", s->good, s->name);
+		fprintf(h, "# bin_start_us samples (bins of %zu us, zero-filled; pooled over %d reps of %s)\n",
+			width, s->good, s->name);
+		for (size_t b0 = 0; b0 < top; b0 += width) {
+			uint64_t sum = 0;
+
+			for (size_t b = b0; b < b0 + width && b < s->pooled.nbuckets; b++)
+				sum += s->pooled.count[b];
+			fprintf(h, "%zu %llu\n", b0, (unsigned long long)sum);
+		}
 		/* at or above: the largest sample keeps a point (1 / n), none is 0 */
 		fprintf(c, "# latency_us fraction_at_or_above\n");
 		for (size_t b = 0; b < s->pooled.nbuckets; b++) {
 			if (!s->pooled.count[b])
 				continue;
-			fprintf(h, "%zu %llu\n", b, (unsigned long long)s->pooled.count[b]);
 			fprintf(c, "%zu %.9g\n", b, (double)(n - acc) / (double)n);
 			acc += s->pooled.count[b];
 		}
