@@ -81,10 +81,30 @@ static int rep_logs(const struct run_scen *s, double q, double *v)
 	return n;
 }
 
+/*
+ * Hodges-Lehmann ratio of b over a on the reps' corrected quantile q, and
+ * its interval at level 1 - alpha (NaN when the reps are too few); the
+ * reps used go to *na and *nb, their log values to va and vb.
+ */
+static void rep_ratio(const struct run_scen *a, const struct run_scen *b, double q, double alpha,
+		      double *ratio, double ci[2], int *na, int *nb, double *va, double *vb)
+{
+	double est, lo, hi;
+
+	*na = rep_logs(a, q, va);
+	*nb = rep_logs(b, q, vb);
+	if (!*na || !*nb)
+		return;
+	reptest_shift(vb, *nb, va, *na, alpha, &est, &lo, &hi);
+	*ratio = exp(est);
+	ci[0] = exp(lo);
+	ci[1] = exp(hi);
+}
+
 static void compare(const struct run_scen *a, const struct run_scen *b, const char *label)
 {
 	struct cmp *c = &cmps[ncmp++];
-	double va[RUN_MAX_REPS], vb[RUN_MAX_REPS], est, lo, hi;
+	double va[RUN_MAX_REPS], vb[RUN_MAX_REPS], unused;
 	int na, nb;
 
 	memset(c, 0, sizeof(*c));
@@ -96,25 +116,11 @@ static void compare(const struct run_scen *a, const struct run_scen *b, const ch
 	if (!a->good || !b->good)
 		return;
 	c->ok = 1;
-	na = rep_logs(a, 0.99, va);
-	nb = rep_logs(b, 0.99, vb);
-	if (na && nb) {
-		reptest_shift(vb, nb, va, na, ALPHA, &est, &lo, &hi);
-		c->r_p99 = exp(est);
-		c->ci99[0] = exp(lo);
-		c->ci99[1] = exp(hi);
-	}
-	c->na = rep_logs(a, 0.999, va);
-	c->nb = rep_logs(b, 0.999, vb);
+	rep_ratio(a, b, 0.99, ALPHA, &c->r_p99, c->ci99, &na, &nb, va, vb);
+	rep_ratio(a, b, 0.999, 2 * ALPHA, &unused, c->ci999_90, &na, &nb, va, vb);
+	rep_ratio(a, b, 0.999, ALPHA, &c->r_p999, c->ci999, &c->na, &c->nb, va, vb);
 	if (!c->na || !c->nb)
 		return;
-	reptest_shift(vb, c->nb, va, c->na, ALPHA, &est, &lo, &hi);
-	c->r_p999 = exp(est);
-	c->ci999[0] = exp(lo);
-	c->ci999[1] = exp(hi);
-	reptest_shift(vb, c->nb, va, c->na, 2 * ALPHA, &est, &lo, &hi);
-	c->ci999_90[0] = exp(lo);
-	c->ci999_90[1] = exp(hi);
 	c->p = reptest_p(vb, c->nb, va, c->na);
 	c->significant = c->p < ALPHA;
 	/*
@@ -147,7 +153,6 @@ static void within_run_comparisons(void)
 	}
 }
 
-/* Median of the reps' numeric rep.info values for key (>= 0 only); -1 if none. */
 /* Median of v[0..n) (sorted in place), or none when n is 0. */
 static double median_or(double *v, int n, double none)
 {
@@ -157,6 +162,7 @@ static double median_or(double *v, int n, double none)
 	return sorted_percentile(v, n, 0.5);
 }
 
+/* Median of the reps' numeric rep.info values for key (>= 0 only); -1 if none. */
 static double rep_median(const struct run_scen *s, const char *key)
 {
 	double v[RUN_MAX_REPS];

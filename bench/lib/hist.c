@@ -215,7 +215,6 @@ int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *d
 			      .threads = src->threads };
 	if (hist_add(dst, src))
 		return -1;
-	dst->avg_us = -1;	/* the summary's average is that of the raw samples */
 	if (interval_us <= 0)
 		return 0;
 	for (size_t b = (size_t)interval_us; b < src->nbuckets; b++) {

@@ -38,10 +38,10 @@ static void summarise_fates(struct run_scen *s)
 static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errlen)
 {
 	char path[4096], perr[256];
+	long long interval;
 
 	s->reps = calloc(RUN_MAX_REPS, sizeof(*s->reps));
-	s->good_hists = calloc(RUN_MAX_REPS, sizeof(*s->good_hists));
-	if (!s->reps || !s->good_hists) {
+	if (!s->reps) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -66,12 +66,18 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 			fprintf(stderr, "warning: %s: %s (rep not pooled)\n", path, perr);
 		} else {
 			hist_stats(&rp->h, &rp->st);
-			rp->missed = hist_co_correct(&rp->h, kv_get_ll(&rp->info, "ct_interval_us", -1), &rp->co);
-			if (kv_get_ll(&rp->info, "ct_interval_us", -1) <= 0)
-				rp->missed = -1;
+			interval = kv_get_ll(&rp->info, "ct_interval_us", -1);
+			rp->missed = hist_co_correct(&rp->h, interval, &rp->co);
+			if (rp->missed < 0) {
+				fclose(f);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			if (interval <= 0)
+				rp->missed = -1;	/* unknown: co is a copy of h */
 			hist_stats(&rp->co, &rp->cst);
 			rp->have_hist = 1;
-			s->good_hists[s->good++] = rp->h;
+			s->good++;
 			if (hist_add(&s->pooled, &rp->h) || hist_add(&s->pooled_co, &rp->co)) {
 				fclose(f);
 				snprintf(err, errlen, "out of memory");
@@ -191,7 +197,6 @@ void run_free(struct run *r)
 			hist_free(&s->reps[k].co);
 		}
 		free(s->reps);
-		free(s->good_hists);
 		hist_free(&s->pooled);
 		hist_free(&s->pooled_co);
 	}

@@ -34,7 +34,6 @@ struct run_scen {
 	char name[64];
 	int nreps, good;
 	struct run_rep *reps;
-	struct hist *good_hists;	/* the pooled reps' histograms (copies of reps[].h) */
 	struct hist pooled, pooled_co;
 	struct hist_stats pst, pcst;
 	char fates[256];		/* "sigbus x2, completed x1" */
