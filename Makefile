@@ -129,9 +129,9 @@ bench:
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
 # cost in SWEEP_NS, virtual clock; plots p99 / p99.9 / max against it.
-SWEEP_NS       ?= 100 300 1000 3000 10000
-SWEEP_DURATION ?= 10
-SWEEP_REPS     ?= 2
+SWEEP_NS       ?= $(SWEEP_NS_DEFAULT)
+SWEEP_DURATION ?= $(SWEEP_DURATION_DEFAULT)
+SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
 SWEEP_ARGS = --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
 	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)"
 bench-sweep:

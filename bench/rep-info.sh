@@ -12,27 +12,27 @@ int=${3:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 f=$d/files
 val() { [ -s "$1" ] && jq -r "$2 // \"\"" "$1" 2>/dev/null || true; }
 echo "outcome=$(val "$d/outcome.json" .outcome | grep . || echo missing)"
-echo "load_fate=$(head -n 1 "$f/load.fate" 2>/dev/null | grep . || echo unknown)"
+fate=$(head -n 1 "$f/load.fate" 2>/dev/null)
+echo "load_fate=${fate:-unknown}"
 ops=$(val "$f/load.report.json" .ops)
 echo "load_ops=${ops:--1}"
 after=$(val "$f/load.report.json" .reported_after_ms)
 echo "load_end_ms=${after:--1}"
-for k in traps warned killed; do
-	v=$(sed -n "s/^$k=//p" "$f/sld_counters.txt" 2>/dev/null)
-	echo "sld_$k=${v:--1}"
-	eval "sld_$k=\${v:--1}"
-done
+counter() { local v; v=$(sed -n "s/^$1=//p" "$f/sld_counters.txt" 2>/dev/null); echo "${v:--1}"; }
+traps=$(counter traps) killed=$(counter killed)
+echo "sld_traps=$traps"
+echo "sld_warned=$(counter warned)"
+echo "sld_killed=$killed"
 # What happened to the load, from how it ended and the kernel's counters,
 # not from its exit status alone: none, never-trapped, killed (SIGBUS),
 # survived-sigbus (it handled the SIGBUS and went on: slb-load
 # --catch-sigbus exits 3), throttled (warn mode: it trapped and lived),
 # failed; "(unconfirmed)" when the kernel's counters disagree.
-fate=$(head -n 1 "$f/load.fate" 2>/dev/null)
 case $fate in
 none) lo=none ;;
-sigbus) lo=killed; [ "$sld_killed" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
-"exit 3") lo=survived-sigbus; [ "$sld_traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
-completed) if [ "$sld_traps" -gt 0 ] 2>/dev/null; then lo=throttled; else lo=never-trapped; fi ;;
+sigbus) lo=killed; [ "$killed" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
+"exit 3") lo=survived-sigbus; [ "$traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
+completed) if [ "$traps" -gt 0 ] 2>/dev/null; then lo=throttled; else lo=never-trapped; fi ;;
 *) lo=failed ;;
 esac
 echo "load_outcome=$lo"

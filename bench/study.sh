@@ -3,9 +3,9 @@
 # Host orchestrator of the study (make bench): runs every scenario of
 # rt-config/scenarios.conf x REPS in the guest, reps interleaved (A B A B,
 # so host noise spreads over all scenarios), JOBS guests at a time, and
-# keeps every result in results/<run-id>/. A run is written into results/.incomplete-<run-id> and
-# renamed at the end: Ctrl-C or a failure leaves no half run and never
-# touches an earlier one. A guest that hangs or panics is recorded and the
+# keeps every result in results/<run-id>/. A run is written into
+# results/.incomplete-<run-id> and renamed at the end: Ctrl-C or a failure
+# leaves no half run and never touches an earlier one. A guest that hangs or panics is recorded and the
 # matrix goes on.
 #
 # Exit status: 0 matrix complete (runs may have failed: see summary), 1

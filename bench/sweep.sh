@@ -15,7 +15,7 @@ SLB_PROG=sweep
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
-costs="100 300 1000 3000 10000" duration=10 reps=2 vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
+costs=$SWEEP_NS_DEFAULT duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
 quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0
 
 usage() {
@@ -76,7 +76,7 @@ tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
 trap 'rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
-n=0 total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s)
+total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s)
 say "[1/$total] the aligned control; elapsed 0 s"
 "${study[@]}" --scenarios aligned --results "$tmp" --id aligned >"$tmp/aligned.log" 2>&1 ||
 	die "the aligned study failed (log: $tmp/aligned.log)"
@@ -87,16 +87,22 @@ for c in $list; do
 	"${study[@]}" --scenarios split-off --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
 		die "the study at $c ns failed (log: $tmp/ns$c.log)"
 done
-aligned_p999=$("$SLB_ROOT/build/host/slb-stats" "$tmp/aligned" | jq '.scenarios[0].corrected.p999_us') ||
+# stats_json DIR: a sub-study's stats.json (its report wrote it; made here
+# only if that report failed).
+stats_json() {
+	[ -s "$1/stats.json" ] || "$SLB_ROOT/build/host/slb-stats" "$1" >"$1/stats.json" ||
+		die "no statistics for $1"
+	echo "$1/stats.json"
+}
+aligned_p999=$(jq '.scenarios[0].corrected.p999_us' "$(stats_json "$tmp/aligned")") ||
 	die "no statistics for the aligned control"
 # One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9.
 {
 	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us (split: corrected, pooled)"
 	for c in $list; do
-		"$SLB_ROOT/build/host/slb-stats" "$tmp/ns$c" >"$tmp/ns$c/stats.json" || die "no statistics for $c ns"
 		jq -r --arg c "$c" --arg a "$aligned_p999" '.scenarios[0] |
 			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a)"' \
-			"$tmp/ns$c/stats.json" || die "no summary for $c ns"
+			"$(stats_json "$tmp/ns$c")" || die "no summary for $c ns"
 	done
 } >"$tmp/sweep.dat"
 jq -R -s --argjson deadline "$deadline" '
