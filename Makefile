@@ -42,7 +42,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu checkpatch plots report compare kernel kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -50,6 +50,8 @@ all: $(HOST_TOOLS) $(GUEST_PROGS)
 help:
 	@echo "make deps       install the Debian packages (root)"
 	@echo "make kernel     build the PREEMPT_RT guest kernel (cached)"
+	@echo "make kernel-nofix  the same without patch 0007 (the upstream warn-mode bug)"
+	@echo "make kernel-defwarn  the same with the build-time default mode warn"
 	@echo "make qemu       build the patched QEMU (cached)"
 	@echo "make initramfs  build the guest initramfs (cached)"
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
@@ -84,6 +86,15 @@ $(HOSTBIN) $(GUESTBIN):
 
 kernel:
 	$(Q)scripts/build-kernel.sh >/dev/null
+
+# Kernel variants (scripts/build-kernel.sh --variant) for the tests and
+# scenarios that show what a patch or a build choice does: nofix is the
+# series without 0007, defwarn has the build-time default mode warn.
+kernel-nofix:
+	$(Q)scripts/build-kernel.sh --variant nofix >/dev/null
+
+kernel-defwarn:
+	$(Q)scripts/build-kernel.sh --variant defwarn >/dev/null
 
 qemu:
 	$(Q)scripts/build-qemu.sh >/dev/null
@@ -124,7 +135,7 @@ STUDY_ARGS = --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(CLOCK_ARGS)
 bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
-	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)$(MAKE) --no-print-directory all kernel kernel-nofix qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/study.sh $(STUDY_ARGS)
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
@@ -160,7 +171,7 @@ bench-qemu: all kernel qemu initramfs
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 
-test: all kernel qemu initramfs $(UNIT_TESTS)
+test: all kernel kernel-nofix kernel-defwarn qemu initramfs $(UNIT_TESTS)
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) tests/run-tests.sh
 
 checkpatch: kernel qemu

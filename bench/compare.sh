@@ -26,9 +26,10 @@ if ! cmp -s <(sort "$a/scenarios.list") <(sort "$b/scenarios.list"); then
 fi
 out=$results/compare-$(basename "$a")-vs-$(basename "$b")
 mkdir -p "$out"
-"$SLB_ROOT/build/host/slb-stats" --against "$a" "$b" >"$out/compare.json" || die "slb-stats failed"
-"$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-a" "$a" >"$out/stats-a.json" || die "slb-stats failed on $a"
-"$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-b" "$b" >/dev/null || die "slb-stats failed on $b"
+stats_tool "$out/compare.json" "$SLB_ROOT/build/host/slb-stats" --against "$a" "$b" || die "slb-stats failed"
+stats_tool "$out/stats-a.json" "$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-a" "$a" || die "slb-stats failed on $a"
+stats_tool "$out/stats-b.json" "$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-b" "$b" || die "slb-stats failed on $b"
+rm -f "$out/stats-b.json"
 while read -r s; do
 	draw_plot overlay.gp "$out/overlay-$s" \
 		"datadir='$out'; names='data-a/$s data-b/$s'; run='$(basename "$a") vs $(basename "$b")'" "$out/gnuplot.log"

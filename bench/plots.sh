@@ -13,7 +13,7 @@ command -v gnuplot >/dev/null || die "gnuplot missing: run 'make deps'"
 out=$run/plots
 data=$out/data
 mkdir -p "$out"
-"$SLB_ROOT/build/host/slb-stats" --plot-data "$data" "$run" >"$run/stats.json.tmp" ||
+stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$data" "$run" ||
 	die "slb-stats failed on $run"
 mv "$run/stats.json.tmp" "$run/stats.json"
 names=$(tr '\n' ' ' <"$run/scenarios.list")
@@ -22,12 +22,12 @@ gp() { # gp SCRIPT OUTNAME [MORE GNUPLOT ASSIGNMENTS]
 	draw_plot "$1" "$out/$2" "datadir='$data'; names='$names'; run='$id'${3:+; $3}" "$out/gnuplot.log"
 }
 width=1
-while read -r idx name samples maxus p999 bin xmax; do
+while read -r idx name samples maxus p999 bin xmax reps; do
 	case $idx in '#'*) continue ;; esac
 	width=$bin
 	[ "$samples" -gt 0 ] || continue
 	# one x range and bin width for every scenario, so the plots compare
-	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus; bin=$bin; xmax=$xmax"
+	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus; bin=$bin; xmax=$xmax; nreps=$reps"
 done <"$data/scenarios.dat"
 gp overlay.gp overlay "bin=$width"
 gp ccdf.gp ccdf

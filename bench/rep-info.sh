@@ -19,10 +19,14 @@ echo "load_ops=${ops:--1}"
 after=$(val "$f/load.report.json" .reported_after_ms)
 echo "load_end_ms=${after:--1}"
 counter() { local v; v=$(sed -n "s/^$1=//p" "$f/sld_counters.txt" 2>/dev/null); echo "${v:--1}"; }
-traps=$(counter traps) killed=$(counter killed)
+traps=$(counter traps) sigbus=$(counter sigbus)
 echo "sld_traps=$traps"
-echo "sld_warned=$(counter warned)"
-echo "sld_killed=$killed"
+echo "sld_sigbus=$sigbus"
+echo "sld_resumed=$(counter resumed)"
+# Traps per CPU ("0:12,1:3"): warn mode pauses and re-arms detection per
+# CPU, so a CPU whose count stops while its offender runs lost detection.
+cpus=$(sed -n 's/^cpu\([0-9]*\)=\([0-9]*\)$/\1:\2/p' "$f/sld_counters.txt" 2>/dev/null | paste -sd, -)
+echo "sld_cpu_traps=${cpus:-none}"
 # What happened to the load, from how it ended and the kernel's counters,
 # not from its exit status alone: none, never-trapped, killed (SIGBUS),
 # survived-sigbus (it handled the SIGBUS and went on: slb-load
@@ -30,7 +34,7 @@ echo "sld_killed=$killed"
 # failed; "(unconfirmed)" when the kernel's counters disagree.
 case $fate in
 none) lo=none ;;
-sigbus) lo=killed; [ "$killed" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
+sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
 "exit 3") lo=survived-sigbus; [ "$traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
 completed) if [ "$traps" -gt 0 ] 2>/dev/null; then lo=throttled; else lo=never-trapped; fi ;;
 *) lo=failed ;;

@@ -31,7 +31,8 @@ Run the split-lock latency matrix in the guest; results in RESULTS/<run-id>/.
                         rt-config/scenarios.conf: $(all_scenarios | tr '\n' ' '))
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $DURATION_DEFAULT)
   -r, --reps N          repetitions, 1 to 100 (default $REPS_DEFAULT)
-  -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default $VCPUS_DEFAULT)
+  -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default
+                        $VCPUS_DEFAULT; a scenario's vcpus=N in column 8 wins)
   -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
   -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
   -c, --clock MODE      virtual or wall (default \$SLB_CLOCK or $CLOCK_DEFAULT)
@@ -95,6 +96,23 @@ for s in $(echo "$scenarios" | tr ',' ' '); do
 	list+=("$s")
 done
 [ ${#list[@]} -gt 0 ] || usage_error "no scenario given"
+# Column 8 of a scenario: its guest, "-" for the defaults, or vcpus=N
+# (instead of --vcpus) and kernel=VARIANT (a build-kernel.sh variant).
+declare -A s_vcpus=() s_variant=()
+for s in "${list[@]}"; do
+	s_vcpus[$s]=$vcpus s_variant[$s]=
+	for kv in $(field "$s" 8 | tr ',' ' '); do
+		case $kv in
+		-) ;;
+		vcpus=*) check_number "scenario $s: vcpus" "${kv#vcpus=}" 2 8; s_vcpus[$s]=${kv#vcpus=} ;;
+		kernel=*)
+			"$SLB_ROOT/scripts/build-kernel.sh" --path --variant "${kv#kernel=}" >/dev/null 2>&1 ||
+				usage_error "scenario $s: kernel '${kv#kernel=}' is not a kernel variant (allowed: $("$SLB_ROOT/scripts/build-kernel.sh" --variants))"
+			s_variant[$s]=${kv#kernel=} ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT)" ;;
+		esac
+	done
+done
 [ -n "$id" ] || id=$(date +%Y%m%d-%H%M%S)
 case $id in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
 [ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
@@ -102,6 +120,16 @@ case $id in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be l
 [ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] || usage_error "SLB_INITRD is not set to an initramfs (use make bench)"
 SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
+declare -A s_kernel=()
+variant_dirs=()
+for s in "${list[@]}"; do
+	v=${s_variant[$s]}
+	[ -n "$v" ] || continue
+	kdir=$("$SLB_ROOT/scripts/build-kernel.sh" --path --variant "$v")
+	s_kernel[$s]=$kdir/build/arch/x86/boot/bzImage
+	[ -f "${s_kernel[$s]}" ] || usage_error "scenario $s needs the '$v' kernel: run 'make kernel-$v'"
+	variant_dirs+=("kernel_$v=$kdir")
+done
 
 mkdir -p "$results" || die "cannot create $results"
 # A study killed outright (SIGKILL, power loss) cannot clean up: remove
@@ -133,6 +161,7 @@ printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 "$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" vcpus="$vcpus" \
 	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" clock="$clock" cpu="${SLB_CPU:-$CPU_DEFAULT}" \
+	$(printf '%s\n' "${variant_dirs[@]}" | sort -u) \
 	$([ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns") \
 	>"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 	die "could not write the manifest: $(cat "$tmp/manifest.err")"
@@ -153,7 +182,8 @@ start_run() {
 		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
 		echo ". /jobs/study.sh"
 	} >"$dir.job"
-	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "$vcpus" "${clock_args[@]}" \
+	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "${s_vcpus[$s]}" "${clock_args[@]}" \
+		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
 		--seed "$rep" -a "$(field "$s" 2)" -t "$limit" >"$dir.outcome" 2>"$dir.stderr" &
 	running[$!]="$s $rep"
 }
@@ -199,10 +229,9 @@ for rep in $(seq 1 "$reps"); do
 	done
 done
 while [ "${#running[@]}" -gt 0 ]; do wait_any; done
-"$SUMMARY" --json "$tmp" >"$tmp/summary.json" 2>"$tmp/summary.err" ||
-	die "summary failed: $(cat "$tmp/summary.err") (partial run kept in $tmp)"
-"$SUMMARY" --csv "$tmp" >"$tmp/summary.csv"
-"$SUMMARY" "$tmp" >"$tmp/summary.txt"
+stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
+stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
+stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null
 rm -f "$tmp/.pid"
 mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
 ln -sfn "$id" "$results/latest"

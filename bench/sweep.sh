@@ -90,7 +90,7 @@ done
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
 # only if that report failed).
 stats_json() {
-	[ -s "$1/stats.json" ] || "$SLB_ROOT/build/host/slb-stats" "$1" >"$1/stats.json" ||
+	[ -s "$1/stats.json" ] || stats_tool "$1/stats.json" "$SLB_ROOT/build/host/slb-stats" "$1" ||
 		die "no statistics for $1"
 	echo "$1/stats.json"
 }

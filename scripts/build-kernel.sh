@@ -4,15 +4,47 @@
 # applied in order, configured from tinyconfig + rt-config/*.config, built
 # outside the repo in a cache directory keyed by a hash of all inputs.
 #
-#   build-kernel.sh          build if needed, print the kernel directory
-#   build-kernel.sh --path   print the kernel directory, build nothing
+#   build-kernel.sh [--variant V]          build if needed, print the directory
+#   build-kernel.sh [--variant V] --path   print the directory, build nothing
+#   build-kernel.sh --variants             list the variants
 # The directory holds src/ (patched tree), build/ (O= output with
 # arch/x86/boot/bzImage and .config) and build.log.
+#
+# Variants (--variant), so that a test or a study scenario can show what a
+# patch or a build choice does (exit 2 for another name):
+#   nofix    the series without the per-CPU re-enable backport (0007): the
+#            upstream warn-mode bug that leaves detection off on a CPU
+#   defwarn  rt-config/variants/defwarn.config on top: the build-time
+#            default mode warn instead of the study's off (0001, 0002)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PKG=linux-source-6.12
 TARBALL=/usr/src/$PKG.tar.xz
+VARIANTS="nofix defwarn"
+
+# variant_drop VARIANT: the series file the variant leaves out.
+variant_drop() {
+	case $1 in
+	nofix) echo 0007-x86-split_lock-Re-enable-detection-on-every-CPU-in-w.patch ;;
+	esac
+}
+
+# kernel_configs: the config fragments, in merge order (later ones win).
+kernel_configs() {
+	echo "$SLB_ROOT"/rt-config/*.config
+	[ -z "$variant" ] || [ ! -f "$SLB_ROOT/rt-config/variants/$variant.config" ] ||
+		echo "$SLB_ROOT/rt-config/variants/$variant.config"
+}
+
+# kernel_patches: the series' patch files, without the variant's one.
+kernel_patches() {
+	local p drop=
+	[ -z "$variant" ] || drop=$(variant_drop "$variant")
+	for p in $(series_files "$SLB_ROOT/patch/linux"); do
+		[ "${p##*/}" = "$drop" ] || echo "$p"
+	done
+}
 
 kernel_dir() {
 	local ver
@@ -21,15 +53,28 @@ kernel_dir() {
 	# What decides the output: sources, patches, config, this script (not
 	# lib.sh or check-kconfig.sh, which only report).
 	# shellcheck disable=SC2046
-	echo "$SLB_CACHE/kernel-$(hash_inputs "$PKG=$ver" "$SLB_ROOT"/rt-config/*.config \
-		"$SLB_ROOT/patch/linux/series" $(series_files "$SLB_ROOT/patch/linux") \
-		"$SLB_ROOT/scripts/build-kernel.sh")"
+	echo "$SLB_CACHE/kernel${variant:+-$variant}-$(hash_inputs "$PKG=$ver" $(kernel_configs) \
+		"$SLB_ROOT/patch/linux/series" $(kernel_patches) "$SLB_ROOT/scripts/build-kernel.sh")"
 }
 
+variant=
 main() {
-	local dir jobs
+	local dir jobs path_only=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--path) path_only=1; shift ;;
+		--variants) echo "$VARIANTS"; return ;;
+		--variant)
+			[ $# -ge 2 ] || usage_error "--variant needs a value (allowed: $VARIANTS)"
+			case " $VARIANTS " in *" $2 "*) ;; *) usage_error "--variant '$2' is unknown (allowed: $VARIANTS)" ;; esac
+			[ -z "$(variant_drop "$2")" ] || [ -f "$SLB_ROOT/patch/linux/$(variant_drop "$2")" ] ||
+				die "--variant $2 leaves out $(variant_drop "$2"), which is not in patch/linux"
+			variant=$2; shift 2 ;;
+		*) usage_error "unknown argument '$1' (allowed: --path, --variants, --variant $VARIANTS)" ;;
+		esac
+	done
 	dir=$(kernel_dir)
-	if [ "${1:-}" = --path ]; then
+	if [ -n "$path_only" ]; then
 		echo "$dir"
 		return
 	fi
@@ -45,21 +90,24 @@ main() {
 	say "extracting $TARBALL"
 	tar -xJf "$TARBALL" -C "$dir/src" --strip-components=1
 	# shellcheck disable=SC2046
-	apply_patches "$dir/src" "$log" "$PKG" $(series_files "$SLB_ROOT/patch/linux")
-	say "configuring: tinyconfig + $(cd "$SLB_ROOT" && echo rt-config/*.config)"
+	apply_patches "$dir/src" "$log" "$PKG" $(kernel_patches)
+	# shellcheck disable=SC2046
+	say "configuring: tinyconfig + $(kernel_configs | sed "s|$SLB_ROOT/||g")"
 	local mk=(make -C "$dir/src" O="$dir/build" ARCH=x86_64)
 	run_logged "$log" "${mk[@]}" tinyconfig
+	# shellcheck disable=SC2046
 	run_logged "$log" env -C "$dir/build" "$dir/src/scripts/kconfig/merge_config.sh" \
-		-m .config "$SLB_ROOT"/rt-config/*.config
+		-m .config $(kernel_configs)
 	run_logged "$log" "${mk[@]}" olddefconfig
-	"$SLB_ROOT/scripts/check-kconfig.sh" "$dir/build/.config" "$SLB_ROOT"/rt-config/*.config ||
+	# shellcheck disable=SC2046
+	"$SLB_ROOT/scripts/check-kconfig.sh" "$dir/build/.config" $(kernel_configs) ||
 		die "kernel configuration lost options (see above)"
 	jobs=$(nproc)
 	say "building bzImage and modules with -j$jobs (about 5 min on 2 cores; log: $log)"
 	with_heartbeat 30 "kernel build" run_logged "$log" "${mk[@]}" -j"$jobs" bzImage modules
 	touch "$dir/.done"
-	prune_cache kernel "$dir"
-	say "kernel ready: $dir/build/arch/x86/boot/bzImage"
+	prune_cache "kernel${variant:+-$variant}" "$dir"
+	say "kernel${variant:+ ($variant)} ready: $dir/build/arch/x86/boot/bzImage"
 	echo "$dir"
 }
 

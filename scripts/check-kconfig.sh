@@ -5,7 +5,7 @@
 # whose dependencies are missing without a word.
 #   check-kconfig.sh CONFIG FRAGMENT...
 # Prints one line per lost option, naming the fragment, the option, the
-# wanted and the actual value. Exit 0 all survived, 1 some lost, 2 usage.
+# wanted and the actual value. A later fragment overrides an earlier one. Exit 0 all survived, 1 some lost, 2 usage.
 set -uo pipefail
 SLB_PROG=check-kconfig
 . "$(dirname "$0")/lib.sh"
@@ -13,21 +13,29 @@ SLB_PROG=check-kconfig
 config=$1
 shift
 [ -f "$config" ] || usage_error "CONFIG '$config' does not exist"
-bad=0
+# The value each option should have: the last fragment that sets it wins,
+# as in merge_config.sh.
+declare -A want=() from=()
+order=()
 for frag in "$@"; do
 	[ -f "$frag" ] || usage_error "FRAGMENT '$frag' does not exist"
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*) opt=${line%%=*} want=$line ;;
-		"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} want="" ;;
+		CONFIG_*=*) opt=${line%%=*} val=$line ;;
+		"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} val="" ;;
 		*) continue ;;
 		esac
-		got=$(grep -E "^$opt=" "$config" || true)
-		if [ "$got" != "$want" ]; then
-			printf '%s: error: %s: %s did not survive olddefconfig (wanted %s, got %s)\n' \
-				"$SLB_PROG" "${frag#"$SLB_ROOT"/}" "$opt" "${want:-unset}" "${got:-unset}" >&2
-			bad=1
-		fi
+		[ -n "${from[$opt]+set}" ] || order+=("$opt")
+		want[$opt]=$val from[$opt]=$frag
 	done <"$frag"
+done
+bad=0
+for opt in "${order[@]}"; do
+	got=$(grep -E "^$opt=" "$config" || true)
+	if [ "$got" != "${want[$opt]}" ]; then
+		printf '%s: error: %s: %s did not survive olddefconfig (wanted %s, got %s)\n' \
+			"$SLB_PROG" "${from[$opt]#"$SLB_ROOT"/}" "$opt" "${want[$opt]:-unset}" "${got:-unset}" >&2
+		bad=1
+	fi
 done
 exit $bad

@@ -12,6 +12,25 @@ say() { printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$SLB_PROG" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$SLB_PROG" "$*" >&2; exit 1; }
 usage_error() { printf '%s: %s\n' "$SLB_PROG" "$*" >&2; exit 2; }
 
+# stats_tool OUT CMD...: run a statistics tool (slb-stats, slb-summary)
+# into OUT. Its exit 1 with OUT written means some reps were unusable: say
+# which (its warnings) and go on. Anything else without output fails.
+stats_tool() {
+	local out=$1 rc
+	shift
+	"$@" >"$out" 2>"$out.err"
+	rc=$?
+	if [ "$rc" = 1 ] && [ -s "$out" ]; then
+		sed 's/^/  /' "$out.err" >&2
+		say "warning: ${1##*/} found unusable reps; they are left out of $out"
+		rc=0
+	elif [ "$rc" != 0 ]; then
+		cat "$out.err" >&2
+	fi
+	rm -f "$out.err"
+	return "$rc"
+}
+
 # check_number NAME VALUE MIN MAX: a usage error (exit 2) naming NAME and
 # VALUE unless VALUE is a whole number from MIN to MAX.
 check_number() {

@@ -3,10 +3,11 @@
 # Make a synthetic study run directory for tests of the statistics, plots
 # and report: histograms drawn from known distributions, no guest needed.
 #   fake-run.sh DIR SPEC...
-# SPEC is NAME:BASE:SCALE:REPS:FATE[:OPS[:TRAPS[:CYCLES%]]]: REPS reps of
-# 20000 samples, latency = BASE + exponential(SCALE) us, seeded by rep (so
-# equal specs give identical histograms), load fate FATE, cyclictest having
-# completed CYCLES% (default 100) of its periods. The run gets a copy of
+# SPEC is NAME:BASE:SCALE:REPS:FATE[:OPS[:TRAPS[:CYCLES%]]]: REPS reps,
+# latency = BASE + exponential(SCALE) us, seeded by rep (so equal specs give
+# identical histograms), load fate FATE, 20000 samples, and as many cycles
+# in rep.info (a real run's cross-check), which are CYCLES% (default 100)
+# of the periods cyclictest was asked for. The run gets a copy of
 # rt-config/scenarios.conf (the roles), as a real study's does.
 set -eu
 dir=$1
@@ -20,9 +21,9 @@ for spec in "$@"; do
 	for r in $(seq 1 "$reps"); do
 		d=$dir/$name/rep$r
 		mkdir -p "$d/files"
-		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_warned=0\nsld_killed=%s\nct_cycles=%s\nct_expected=20000\nct_interval_us=1000\n' \
+		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_sigbus=%s\nsld_resumed=0\nct_cycles=20000\nct_expected=%s\nct_interval_us=1000\n' \
 			"$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" \
-			$((200 * ${pct:-100})) >"$d/rep.info"
+			$((2000000 / ${pct:-100})) >"$d/rep.info"
 		awk -v base="$base" -v scale="$scale" -v seed="$r" -v n=20000 '
 			BEGIN {
 				srand(seed)

@@ -191,6 +191,16 @@ t_file_has() {
 	return 1
 }
 
+# t_file_lacks DIR FILE PATTERN: the guest's FILE exists and does not match
+# the grep PATTERN (a missing file fails: it proves nothing).
+t_file_lacks() {
+	[ -f "$1/files/$2" ] || { echo "($2 missing)"; return 1; }
+	! grep -q -- "$3" "$1/files/$2" && return 0
+	echo "$2 has '$3':"
+	grep -m 3 -- "$3" "$1/files/$2"
+	return 1
+}
+
 # t_unit_file FILE: import "ok - ..." / "not ok - ..." lines as tests.
 t_unit_file() {
 	[ -f "$1" ] || { t_ok "results file $(basename "$1") arrived" false; return; }

@@ -38,6 +38,8 @@ t_ok "a bad frame name is refused by slb-frame (exit 1)" exit_is 1 "$GUESTBIN/sl
 t_ok "slb-load --mode bogus exits 2" exit_is 2 "$GUESTBIN/slb-load" --mode bogus
 t_ok "slb-load --duration 0 exits 2" exit_is 2 "$GUESTBIN/slb-load" --duration 0
 t_ok "slb-load --on without --off exits 2" exit_is 2 "$GUESTBIN/slb-load" --on 5
+fifo_bad() { local m; m=$("$GUESTBIN/slb-load" --fifo 0 2>&1 >/dev/null); [ $? = 2 ] && echo "$m" | grep -q "fifo '0' is not a whole number from 1 to 99"; }
+t_ok "slb-load --fifo 0 exits 2 naming the value and the range" fifo_bad
 t_ok "slb-msr read with a bad MSR number exits 2" exit_is 2 "$GUESTBIN/slb-msr" read 0 0xzz
 aligned_run() {
 	"$GUESTBIN/slb-load" -m aligned -o xadd -s 8 -n 5000 -d 10 --json --stats "$T_TMP/st" >"$T_TMP/load.json" &&

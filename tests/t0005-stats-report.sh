@@ -117,3 +117,40 @@ t_ok "compare writes overlay plots" t_is_png "$T_TMP/res/compare-a-vs-b/overlay-
 t_ok "compare refuses mismatched scenario sets" cmp_rc 2 'differ in their scenario sets' a small
 t_ok "compare refuses an unknown run id, listing the runs" cmp_rc 2 "B='nosuch' is not a run id.*(runs: a b small" a nosuch
 t_ok "compare without A names what is needed" cmp_rc 2 'A is required' '' b
+
+# Unusable reps: a histogram holding another number of samples than
+# cyclictest counted cycles, and a rep that ended ok without a histogram,
+# are left out and named; the tools exit 1 with their output written, and
+# the plots and report go on with a warning.
+"$FAKE" "$T_TMP/unus" aligned:100:10:6:completed split-off:100:60:6:completed
+sed -i 's/^ct_cycles=20000$/ct_cycles=19999/' "$T_TMP/unus/split-off/rep2/rep.info"
+rm "$T_TMP/unus/aligned/rep3/files/hist.txt"
+"$STATS" "$T_TMP/unus" >"$T_TMP/unus.json" 2>"$T_TMP/unus.err"
+echo $? >"$T_TMP/unus.rc"
+t_ok "unusable reps: slb-stats exits 1" grep -qx 1 "$T_TMP/unus.rc"
+t_ok "... naming the histogram that disagrees with cyclictest's cycle count" grep -q 'split-off/rep2/files/hist.txt: 20000 samples (# Total plus overflows), but cyclictest counted 19999 cycles (rep not pooled)' "$T_TMP/unus.err"
+t_ok "... and the one that is missing" grep -q 'aligned/rep3/files/hist.txt: No such file or directory (the guest run ended ok without it' "$T_TMP/unus.err"
+t_ok "... and still writes the statistics of the other reps" jq -e '[.scenarios[] | [.reps_ok, .reps_unusable]] == [[5, 1], [5, 1]]' "$T_TMP/unus.json"
+t_ok "slb-summary exits 1 on them too" t_expect_code 1 "$HOSTBIN/slb-summary" "$T_TMP/unus"
+plots_warn() { "$T_ROOT/bench/plots.sh" "$T_TMP/unus" >/dev/null 2>"$T_TMP/unus.plots.err" && grep -q 'warning: slb-stats found unusable reps' "$T_TMP/unus.plots.err" && jq -e '.scenarios[1].reps_unusable == 1' "$T_TMP/unus/stats.json"; }
+t_ok "plots go on with a warning, stats.json written" plots_warn
+# A quantile past the histogram's limit (among the overflows) is reported
+# as such, not as a latency.
+mkdir -p "$T_TMP/lim/over/rep1/files"
+echo over >"$T_TMP/lim/scenarios.list"
+printf 'outcome=ok\nload_fate=none\nct_cycles=1000\nct_interval_us=100000\n' >"$T_TMP/lim/over/rep1/rep.info"
+printf '# Histogram\n000010 000990\n# Total: 000000990\n# Max Latencies: 150000\n# Histogram Overflows: 00010\n' >"$T_TMP/lim/over/rep1/files/hist.txt"
+"$STATS" "$T_TMP/lim" >"$T_TMP/lim.json"
+t_ok "p99.9 past the histogram limit: flagged per rep and per scenario, p99 is not" jq -e '.scenarios[0].per_rep[0].co_p999_beyond_limit == true and .scenarios[0].beyond_limit == ["p99.9"]' "$T_TMP/lim.json"
+t_ok "the summary prints it as '> limit'" sh -c "'$HOSTBIN/slb-summary' '$T_TMP/lim' | grep -q '^over .* 10 *> limit *150000'"
+t_ok "per-rep histogram curves: one column per usable rep" grep -qx 'bin_start_us rep1 rep3 rep4 rep5 rep6' "$T_TMP/unus/plots/data/split-off.reps"
+t_ok "... each holding all of its rep's samples" awk 'NR > 1 { s += $2 } END { exit s != 20000 }' "$T_TMP/unus/plots/data/split-off.reps"
+t_ok "... drawn in the scenario's histogram plot" t_is_png "$T_TMP/unus/plots/hist-split-off.png"
+# The RT task itself taking split locks with detection on (role rtkill).
+"$FAKE" "$T_TMP/harmrt" baseline:100:10:6:none aligned:100:10:6:completed \
+	split-off:100:60:6:completed split-on:100:10:6:sigbus:0 aligned-on:100:10:6:completed rt-split-on:100:10:6:sigbus:0
+"$STATS" "$T_TMP/harmrt" >"$T_TMP/harmrt.json"
+t_ok "rtkill: the RT task's own death is stated" has_verdict harmrt '^rt-split-on: the RT task itself took a split lock with detection on and died of SIGBUS in 6 of 6 reps'
+t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeasured" has_verdict harmrt 'What it risks: an RT task that itself takes a split lock is killed \(rt-split-on, 6 of 6 reps\). Not measured here: real hardware\.$'
+maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
+t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint

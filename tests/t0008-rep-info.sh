@@ -7,14 +7,14 @@
 . "$(dirname "$0")/lib.sh"
 RI=$T_ROOT/bench/rep-info.sh
 
-# craft NAME FATE TRAPS KILLED: a run directory whose load ended FATE.
+# craft NAME FATE TRAPS SIGBUS: a run directory whose load ended FATE.
 craft() {
 	local d=$T_TMP/$1
 	mkdir -p "$d/files"
 	echo '{"outcome": "ok"}' >"$d/outcome.json"
 	echo "$2" >"$d/files/load.fate"
 	[ "$3" = absent ] && echo absent=1 >"$d/files/sld_counters.txt" ||
-		printf 'traps=%s\nwarned=0\nkilled=%s\nlast=x\n' "$3" "$4" >"$d/files/sld_counters.txt"
+		printf 'traps=%s\nsigbus=%s\nresumed=0\ncpu0=%s\ncpu1=0\nlast=x\n' "$3" "$4" "$3" >"$d/files/sld_counters.txt"
 	"$RI" "$d" 10 1000 >"$d/rep.info"
 }
 outcome_is() { grep -qx "load_outcome=$2" "$T_TMP/$1/rep.info" && return 0; cat "$T_TMP/$1/rep.info"; return 1; }
@@ -35,4 +35,7 @@ t_ok "no counters (no detection): never-trapped" outcome_is nocounters never-tra
 t_ok "SIGBUS the kernel did not count: 'killed (unconfirmed)'" outcome_is liar "killed (unconfirmed)"
 t_ok "no load: none" outcome_is idle none
 t_ok "any other exit: failed" outcome_is broken failed
+t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
+t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
+t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"
 t_ok "expected periods and interval from the arguments" sh -c "grep -qx ct_expected=10000 '$T_TMP/killed/rep.info' && grep -qx ct_interval_us=1000 '$T_TMP/killed/rep.info'"

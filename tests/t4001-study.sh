@@ -45,7 +45,7 @@ consistent() {
 }
 t_ok "pooled summary figures equal those recomputed from the raw histograms" consistent
 t_ok "split-on: the offender died of SIGBUS in both reps" jq -e '.scenarios[] | select(.name == "split-on") | .load_fates == "killed x2"' "$run/summary.json"
-t_ok "split-on: the kernel counted the kill" jq -e '[.scenarios[] | select(.name == "split-on") | .reps[].sld_killed] == [1, 1]' "$run/summary.json"
+t_ok "split-on: the kernel counted the kill" jq -e '[.scenarios[] | select(.name == "split-on") | .reps[].sld_sigbus] == [1, 1]' "$run/summary.json"
 t_ok "baseline: no load" jq -e '.scenarios[] | select(.name == "baseline") | .load_fates == "none x2"' "$run/summary.json"
 cycles() { grep -qx 'ct_expected=3000' "$run/baseline/rep1/rep.info" && awk -F= '$1 == "ct_cycles" && $2 > 1000 { ok = 1 } END { exit !ok }' "$run/baseline/rep1/rep.info"; }
 t_ok "rep.info records cyclictest's completed and expected periods" cycles

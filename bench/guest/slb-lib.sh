@@ -88,23 +88,23 @@ slb_cyclictest() {
 }
 
 # slb_sld_counters FILE: the kernel's split-lock trap counters (patch/linux
-# 0005) as key=value lines; "absent=1" without them.
+# 0005) as key=value lines: traps, sigbus, resumed, cpuN (traps on CPU N)
+# and last; "absent=1" without them.
 slb_sld_counters() {
 	d=/sys/kernel/debug/x86/split_lock
 	if [ -d "$d" ]; then
-		for k in traps warned killed; do echo "$k=$(cat "$d/$k")"; done
+		for k in traps sigbus resumed; do echo "$k=$(cat "$d/$k")"; done
+		while read -r c n; do echo "cpu$c=$n"; done <"$d/cpus"
 		echo "last=$(cat "$d/last")"
 	else
 		echo "absent=1"
 	fi >"$1"
 }
 
-# slb_sld_reset: zero the split-lock trap counters, if present.
+# slb_sld_reset: zero the split-lock trap counters at once, if present.
 slb_sld_reset() {
 	[ -d /sys/kernel/debug/x86/split_lock ] || return 0
-	echo 0 >/sys/kernel/debug/x86/split_lock/traps
-	echo 0 >/sys/kernel/debug/x86/split_lock/warned
-	echo 0 >/sys/kernel/debug/x86/split_lock/killed
+	echo 0 >/sys/kernel/debug/x86/split_lock/reset
 }
 
 # slb_run_load NAME ARGS...: run slb-load ARGS, recording NAME.json (its

@@ -57,7 +57,7 @@ struct stats {
 struct config {
 	enum slb_mode mode;
 	enum op op;
-	int size, threads, ncpus, json, catch_sigbus;
+	int size, threads, ncpus, json, catch_sigbus, fifo;
 	int cpus[MAX_THREADS];
 	double rate, duration_s, on_ms, off_ms;
 	uint64_t max_ops;
@@ -297,6 +297,8 @@ static void usage(FILE *out)
 		"  -t, --threads N       threads, 1 to %d (default 1)\n"
 		"  -c, --cpus LIST       pin threads round robin to these CPUs (e.g. 0 or 0,2)\n"
 		"  -r, --rate OPS        ops per second per thread, 0 = flat out (default 0)\n"
+		"      --fifo PRIO       run as SCHED_FIFO at PRIO, 1 to 99 (an RT task; default\n"
+		"                        SCHED_OTHER)\n"
 		"      --on MS --off MS  duty cycle: bursts of MS on, MS off (default always on)\n"
 		"  -d, --duration S      run time in seconds, at most %.0f (default 10)\n"
 		"  -n, --ops N           stop each thread after N ops (default no limit)\n"
@@ -354,7 +356,7 @@ static int lookup(const char *name, const char *s, const char *const *names, int
 
 int main(int argc, char **argv)
 {
-	enum { OPT_ON = 256, OPT_OFF, OPT_STATS, OPT_REPORT, OPT_CALIBRATE, OPT_CATCH, OPT_ADDR };
+	enum { OPT_ON = 256, OPT_OFF, OPT_STATS, OPT_REPORT, OPT_CALIBRATE, OPT_CATCH, OPT_ADDR, OPT_FIFO };
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "op", required_argument, NULL, 'o' },
@@ -371,6 +373,7 @@ int main(int argc, char **argv)
 		{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
 		{ "catch-sigbus", no_argument, NULL, OPT_CATCH },
 		{ "print-addr", no_argument, NULL, OPT_ADDR },
+		{ "fifo", required_argument, NULL, OPT_FIFO },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -439,6 +442,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CATCH: cfg.catch_sigbus = 1; break;
 		case OPT_ADDR: print_addr = 1; break;
+		case OPT_FIFO:
+			if (num_parse("slb-load", "--fifo", optarg, 1, 99, 1, &d))
+				return 2;
+			cfg.fifo = (int)d;
+			break;
 		case 'j': cfg.json = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -483,6 +491,11 @@ int main(int argc, char **argv)
 		struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
 
 		sigaction(SIGBUS, &sa, NULL);
+	}
+	/* The threads inherit the policy. */
+	if (cfg.fifo && sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = cfg.fifo })) {
+		fprintf(stderr, "slb-load: cannot run as SCHED_FIFO %d: %s\n", cfg.fifo, strerror(errno));
+		return 1;
 	}
 	for (i = 0; i < cfg.threads; i++) {
 		if (pthread_create(&tids[i], NULL, worker, (void *)(intptr_t)i)) {

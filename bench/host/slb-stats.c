@@ -16,7 +16,9 @@
  * With --against RUN_A the comparisons are per scenario, this run over
  * RUN_A (make compare).
  *
- * Exit status: 0 done, 1 unreadable or mismatched runs, 2 usage error.
+ * Exit status: 0 done, 1 unreadable or mismatched runs, or a rep whose
+ * histogram is missing, corrupt or disagrees with cyclictest's cycle count
+ * (the output is written all the same, without that rep), 2 usage error.
  */
 #include "../lib/reptest.h"
 #include "../lib/run.h"
@@ -25,6 +27,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +58,8 @@ static void usage(FILE *out)
 		"  -a, --against RUN_A   compare RUNDIR with RUN_A scenario by scenario (B/A)\n"
 		"  -p, --plot-data DIR   also write gnuplot data files into DIR\n"
 		"  -h, --help            this text\n\n"
-		"Exit status: 0 done, 1 unreadable or mismatched runs, 2 usage error.\n");
+		"Exit status: 0 done, 1 unreadable or mismatched runs, or an unusable rep\n"
+		"(the output is written without it), 2 usage error.\n");
 }
 
 static void jnum(double v)
@@ -217,6 +221,54 @@ static long long max_ops(const struct run_scen *s, const char *fate)
 	return m;
 }
 
+/*
+ * "; traps per vCPU (cpu:count) in rep N: 0:1,1:969,2:0" from the first rep
+ * that trapped at all, so that a vCPU on which warn mode lost detection for
+ * good shows; "" without such a rep.
+ */
+static const char *cpu_traps_note(const struct run_scen *s)
+{
+	static char buf[300];
+
+	for (int i = 0; i < s->nreps; i++) {
+		const char *v = kv_get(&s->reps[i].info, "sld_cpu_traps", "none");
+
+		if (strcmp(v, "none") && kv_get_ll(&s->reps[i].info, "sld_traps", 0) > 0) {
+			snprintf(buf, sizeof(buf), "; traps per vCPU (cpu:count) in rep %d: %s", s->reps[i].rep, v);
+			return buf;
+		}
+	}
+	return "";
+}
+
+/*
+ * " (p99.9 past the histogram limit in N of M reps: ...)" when a rep's
+ * corrected p99.9 lies among the overflows; "" otherwise.
+ */
+static const char *beyond_note(const struct run_scen *s)
+{
+	static char buf[200];
+	int n = 0;
+
+	for (int i = 0; i < s->nreps; i++)
+		n += s->reps[i].have_hist && (s->reps[i].cst.beyond & HIST_BEYOND_P999);
+	if (!n)
+		return "";
+	snprintf(buf, sizeof(buf), " (p99.9 > histogram limit in %d of %d reps: those count as their largest latency, an upper bound)",
+		 n, s->good);
+	return buf;
+}
+
+/* "died of SIGBUS in K of N reps, after T ms (median) and at most M completed split locks" */
+static const char *death_text(const struct run_scen *s)
+{
+	static char buf[200];
+
+	snprintf(buf, sizeof(buf), "died of SIGBUS in %d of %d reps, after %.0f ms (median) and at most %lld completed split locks",
+		 count_fate(s, "sigbus"), s->nreps, rep_median(s, "load_end_ms"), max_ops(s, "sigbus"));
+	return buf;
+}
+
 /* ", significantly higher" / ", significantly lower" / ", no difference shown" */
 static const char *sig_word(const struct cmp *c)
 {
@@ -260,9 +312,9 @@ static const struct cmp *role_cmp(const struct run_scen *s)
  */
 static void verdicts(void)
 {
-	const struct cmp *impact = NULL, *on = NULL, *cost = NULL;
+	const struct cmp *impact = NULL, *on = NULL, *cost = NULL, *rt = NULL;
 	int first = 1, harm = 0, cured = 0, roles = 0;
-	char costs[400] = "Not measured here: what detection costs a split-lock-free application, ";
+	char costs[400] = "", risk[300] = "", unmeasured[300];
 
 	printf("  \"verdicts\": [");
 #define VERDICT(...) do { printf("%s\n    \"", first ? "" : ","); printf(__VA_ARGS__); printf("\""); first = 0; } while (0)
@@ -279,11 +331,12 @@ static void verdicts(void)
 			if (!impact)
 				impact = c;
 			if (c->significant)
-				VERDICT("%s: the load on the housekeeping vCPU(s) %s p99.9 latency on the isolated vCPU %s over %s.",
-					sc->name, c->r_p999 >= 1 ? "raised" : "lowered", effect(c), sc->control);
+				VERDICT("%s: the load on the housekeeping vCPU(s) %s p99.9 latency on the isolated vCPU %s%s over %s%s.",
+					sc->name, c->r_p999 >= 1 ? "raised" : "lowered", effect(c), beyond_note(sc),
+					sc->control, cpu_traps_note(sc));
 			else
-				VERDICT("%s: the load on the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over %s: %s%s.",
-					sc->name, sc->control, effect(c), sig_word(c));
+				VERDICT("%s: the load on the housekeeping vCPU(s) did not significantly change p99.9 latency on the isolated vCPU over %s: %s%s%s%s.",
+					sc->name, sc->control, effect(c), sig_word(c), beyond_note(sc), cpu_traps_note(sc));
 			if (pct >= 0 && cpct >= 0)
 				VERDICT("%s: cyclictest measured %.0f %% of its periods on the isolated vCPU (%s: %.0f %%): %s.",
 					sc->name, pct, sc->control, cpct, pct < 0.9 * cpct ?
@@ -295,13 +348,21 @@ static void verdicts(void)
 			if (!on)
 				on = c;
 			if (killed)
-				VERDICT("%s: the offender died of SIGBUS in %d of %d reps, after %.0f ms (median) and at most %lld completed split locks; p99.9 %s %s: %s%s.",
-					sc->name, killed, sc->nreps, rep_median(sc, "load_end_ms"), max_ops(sc, "sigbus"),
+				VERDICT("%s: the offender %s; p99.9 %s %s: %s%s.", sc->name, death_text(sc),
 					c->equivalent ? "stayed within x1.2 of" : !c->significant ? "showed no difference from" :
 					c->r_p999 <= 1 ? "was not above" : "stayed above",
 					sc->control, effect(c), sig_word(c));
 			else
 				VERDICT("%s: the offender was not killed (load fates: %s); p99.9 versus %s %s%s.",
+					sc->name, sc->fates, sc->control, effect(c), sig_word(c));
+		} else if (!strcmp(sc->expect, "rtkill")) {
+			if (!rt)
+				rt = c;
+			if (count_fate(sc, "sigbus"))
+				VERDICT("%s: the RT task itself took a split lock with detection on and %s: enabling detection stops such an application, it does not slow it down.",
+					sc->name, death_text(sc));
+			else
+				VERDICT("%s: the RT task that takes split locks was not killed (load fates: %s); p99.9 versus %s %s%s.",
 					sc->name, sc->fates, sc->control, effect(c), sig_word(c));
 		} else if (!strcmp(sc->expect, "cost")) {
 			if (!cost)
@@ -309,24 +370,31 @@ static void verdicts(void)
 			VERDICT("%s: with detection on, a split-lock-free load changed p99.9 over %s by %s%s.",
 				sc->name, sc->control, effect(c), sig_word(c));
 		} else if (!strcmp(sc->expect, "throttle")) {
-			VERDICT("%s: the offender %s (load fates: %s) and trapped %.0f times per rep (median); p99.9 versus %s %s%s.",
+			VERDICT("%s: the offender %s (load fates: %s) and trapped %.0f times per rep (median)%s; p99.9 versus %s %s%s.",
 				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,
-				rep_median(sc, "sld_traps"), sc->control, effect(c), sig_word(c));
+				rep_median(sc, "sld_traps"), cpu_traps_note(sc), sc->control, effect(c), sig_word(c));
 		} else {
 			VERDICT("%s against %s: p99.9 %s%s.", sc->name, sc->control, effect(c), sig_word(c));
 		}
 	}
 	if (!roles)
 		VERDICT("No verdicts: the run's scenarios.conf gives no roles (columns control and expect).");
+	/* What the run measured beyond the harm and its cure, then what not. */
 	if (cost)
-		snprintf(costs, sizeof(costs), "What detection cost a split-lock-free load (%s): %s%s. Not measured here: ",
+		snprintf(costs, sizeof(costs), "What detection cost a split-lock-free load (%s): %s%s. ",
 			 cost->b->name, effect(cost), sig_word(cost));
+	if (rt && count_fate(rt->b, "sigbus"))
+		snprintf(risk, sizeof(risk), "What it risks: an RT task that itself takes a split lock is killed (%s, %d of %d reps). ",
+			 rt->b->name, count_fate(rt->b, "sigbus"), rt->b->nreps);
+	snprintf(unmeasured, sizeof(unmeasured), "Not measured here: %s%sreal hardware.",
+		 cost ? "" : "what detection costs a split-lock-free application, ",
+		 risk[0] ? "" : "what detection does to an RT task that itself takes a split lock, ");
 	if (impact && on) {
 		harm = impact->significant && impact->r_p999 > 1;
 		cured = count_fate(on->b, "sigbus") && !(on->significant && on->r_p999 > 1);
 		if (harm && cured && on->equivalent)
-			VERDICT("Decision: in this run the split-lock load raised the isolated vCPU's p99.9 %s over %s, and with detection on (%s) the offender died and p99.9 stayed within x1.2 of %s: enabling split_lock_detect removed the measured harm. %swhat detection does to an RT task that itself takes a split lock (it is killed too), and real hardware.",
-				effect(impact), impact->a->name, on->b->name, on->a->name, costs);
+			VERDICT("Decision: in this run the split-lock load raised the isolated vCPU's p99.9 %s over %s, and with detection on (%s) the offender died and p99.9 stayed within x1.2 of %s: enabling split_lock_detect removed the measured harm. %s%s%s",
+				effect(impact), impact->a->name, on->b->name, on->a->name, costs, risk, unmeasured);
 		else if (harm && cured)
 			VERDICT("Decision: in this run the split-lock load raised the isolated vCPU's p99.9 %s over %s and with detection on the offender died, but the run cannot show p99.9 back within x1.2 of %s (too few reps or too much spread): the harm is shown, its removal is not yet.",
 				effect(impact), impact->a->name, on->a->name);
@@ -346,8 +414,8 @@ static void verdicts(void)
 
 static void scen_json(const struct run_scen *s, int last)
 {
-	printf("    {\"name\": \"%s\", \"reps\": %d, \"reps_ok\": %d, \"load_fates\": \"%s\", ",
-	       s->name, s->nreps, s->good, s->fates);
+	printf("    {\"name\": \"%s\", \"reps\": %d, \"reps_ok\": %d, \"reps_unusable\": %d, \"load_fates\": \"%s\", ",
+	       s->name, s->nreps, s->good, s->unusable, s->fates);
 	hist_stats_json(stdout, &s->pst);
 	printf(", \"cycles_pct\": %.1f, \"corrected\": {", cycles_pct(s));
 	hist_stats_json(stdout, &s->pcst);
@@ -360,9 +428,10 @@ static void scen_json(const struct run_scen *s, int last)
 			continue;
 		printf("%s{\"rep\": %d, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, "
 		       "\"missed_periods\": %lld, \"co_p99_us\": %ld, \"co_p999_us\": %ld, "
-		       "\"p999_enough_samples\": %s}", n++ ? ", " : "",
+		       "\"p999_enough_samples\": %s, \"co_p999_beyond_limit\": %s}", n++ ? ", " : "",
 		       rp->rep, rp->st.p99, rp->st.p999, rp->st.max_us, (long long)rp->missed,
-		       rp->cst.p99, rp->cst.p999, (double)all * 0.001 >= MIN_BEYOND ? "true" : "false");
+		       rp->cst.p99, rp->cst.p999, (double)all * 0.001 >= MIN_BEYOND ? "true" : "false",
+		       rp->cst.beyond & HIST_BEYOND_P999 ? "true" : "false");
 	}
 	printf("]}%s\n", last ? "" : ",");
 }
@@ -391,6 +460,45 @@ static void cmp_json(const struct cmp *c, int last)
 	jnum(c->p);
 	printf(", \"significant\": %s, \"equivalent\": %s}%s\n", c->significant ? "true" : "false",
 	       c->equivalent ? "true" : "false", last ? "" : ",");
+}
+
+/*
+ * DIR/NAME.reps: the same bins as NAME.hist, one column per usable rep
+ * (headed "rep<N>", so a plot can draw one curve per rep and show how far
+ * the reps spread).
+ */
+static int write_rep_bins(const char *dir, const struct run_scen *s, size_t top, size_t width)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.reps", dir, s->name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "slb-stats: cannot write %s\n", path);
+		return -1;
+	}
+	fprintf(f, "bin_start_us");
+	for (int r = 0; r < s->nreps; r++)
+		if (s->reps[r].have_hist)
+			fprintf(f, " rep%d", s->reps[r].rep);
+	fputc('\n', f);
+	for (size_t b0 = 0; b0 < top; b0 += width) {
+		fprintf(f, "%zu", b0);
+		for (int r = 0; r < s->nreps; r++) {
+			const struct hist *h = &s->reps[r].h;
+			uint64_t sum = 0;
+
+			if (!s->reps[r].have_hist)
+				continue;
+			for (size_t b = b0; b < b0 + width && b < h->nbuckets; b++)
+				sum += h->count[b];
+			fprintf(f, " %llu", (unsigned long long)sum);
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+	return 0;
 }
 
 static int write_plot_data(const char *dir)
@@ -424,15 +532,15 @@ static int write_plot_data(const char *dir)
 				break;
 			}
 	width = (top + 199) / 200;
-	fprintf(idx, "# index name samples max_us p999_us bin_us xmax_us\n");
+	fprintf(idx, "# index name samples max_us p999_us bin_us xmax_us reps\n");
 	fprintf(mx, "# index name rep max_us\n");
 	for (int i = 0; i < run.nscen; i++) {
 		const struct run_scen *s = &run.scen[i];
 		uint64_t n = s->pooled.samples + s->pooled.overflows, acc = 0;
-		FILE *h, *c;
+		FILE *h, *c, *m;
 
-		fprintf(idx, "%d %s %llu %ld %ld %zu %zu\n", i, s->name, (unsigned long long)n, s->pst.max_us,
-			s->pst.p999, width, top + width);
+		fprintf(idx, "%d %s %llu %ld %ld %zu %zu %d\n", i, s->name, (unsigned long long)n, s->pst.max_us,
+			s->pst.p999, width, top + width, s->good);
 		for (int r = 0; r < s->nreps; r++)
 			if (s->reps[r].have_hist)
 				fprintf(mx, "%d %s %d %ld\n", i, s->name, s->reps[r].rep, s->reps[r].st.max_us);
@@ -453,16 +561,35 @@ static int write_plot_data(const char *dir)
 				sum += s->pooled.count[b];
 			fprintf(h, "%zu %llu\n", b0, (unsigned long long)sum);
 		}
-		/* at or above: the largest sample keeps a point (1 / n), none is 0 */
+		/*
+		 * at or above: the largest sample keeps a point (1 / n), none is
+		 * 0; NAME.max holds that last point alone, for the plot to mark.
+		 */
 		fprintf(c, "# latency_us fraction_at_or_above\n");
-		for (size_t b = 0; b < s->pooled.nbuckets; b++) {
+		snprintf(path, sizeof(path), "%s/%s.max", dir, s->name);
+		m = fopen(path, "w");
+		if (!m) {
+			fprintf(stderr, "slb-stats: cannot write %s\n", path);
+			return -1;
+		}
+		fprintf(m, "# latency_us fraction_at_or_above (the largest sample)\n");
+		for (size_t b = 0, last = SIZE_MAX; b <= s->pooled.nbuckets; b++) {
+			if (b == s->pooled.nbuckets) {
+				if (last != SIZE_MAX)
+					fprintf(m, "%zu %.9g\n", last, 1.0 / (double)n);
+				break;
+			}
 			if (!s->pooled.count[b])
 				continue;
 			fprintf(c, "%zu %.9g\n", b, (double)(n - acc) / (double)n);
 			acc += s->pooled.count[b];
+			last = b;
 		}
 		fclose(h);
 		fclose(c);
+		fclose(m);
+		if (write_rep_bins(dir, s, top, width))
+			return -1;
 	}
 	fclose(idx);
 	fclose(mx);
@@ -478,7 +605,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *against = NULL, *plot = NULL;
-	int c;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "a:p:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -544,8 +671,9 @@ int main(int argc, char **argv)
 	else
 		printf("  \"verdicts\": []");
 	printf("\n}\n");
+	rc = run_exit_status("slb-stats", &run) | (against ? run_exit_status("slb-stats", &base) : 0);
 	run_free(&run);
 	if (against)
 		run_free(&base);
-	return 0;
+	return rc;
 }

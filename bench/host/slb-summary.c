@@ -5,7 +5,8 @@
  * guest outcome, the load's fate and the cyclictest latency figures; and
  * the histograms of the good reps pooled. Text, --json or --csv.
  *
- * Exit status: 0 done, 1 unreadable run directory, 2 usage error.
+ * Exit status: 0 done, 1 unreadable run directory or an unusable rep
+ * (output written without it), 2 usage error.
  */
 #include "../lib/run.h"
 
@@ -23,7 +24,8 @@ static void usage(FILE *out)
 		"  -j, --json   JSON (default: a table)\n"
 		"  -c, --csv    CSV, one row per rep and one 'pooled' row per scenario\n"
 		"  -h, --help   this text\n\n"
-		"Exit status: 0 done, 1 unreadable run directory, 2 usage error.\n");
+		"Exit status: 0 done, 1 unreadable run directory or an unusable rep\n"
+		"(the output is written without it), 2 usage error.\n");
 }
 
 static void print_json(const char *dir)
@@ -40,12 +42,16 @@ static void print_json(const char *dir)
 		for (int r = 0; r < s->nreps; r++) {
 			struct run_rep *rp = &s->reps[r];
 
+			/* Runs before the counters were renamed say warned/killed. */
 			printf("       {\"rep\": %d, \"outcome\": \"%s\", \"load_fate\": \"%s\", \"load_ops\": %lld, "
-			       "\"load_end_ms\": %s, \"sld_traps\": %lld, \"sld_warned\": %lld, \"sld_killed\": %lld",
+			       "\"load_end_ms\": %s, \"sld_traps\": %lld, \"sld_sigbus\": %lld, \"sld_resumed\": %lld, "
+			       "\"sld_cpu_traps\": \"%s\"",
 			       rp->rep, kv_get(&rp->info, "outcome", "missing"),
 			       kv_get(&rp->info, "load_fate", "unknown"), kv_get_ll(&rp->info, "load_ops", -1),
 			       kv_get(&rp->info, "load_end_ms", "-1"), kv_get_ll(&rp->info, "sld_traps", -1),
-			       kv_get_ll(&rp->info, "sld_warned", -1), kv_get_ll(&rp->info, "sld_killed", -1));
+			       kv_get_ll(&rp->info, "sld_sigbus", kv_get_ll(&rp->info, "sld_killed", -1)),
+			       kv_get_ll(&rp->info, "sld_resumed", kv_get_ll(&rp->info, "sld_warned", -1)),
+			       kv_get(&rp->info, "sld_cpu_traps", "none"));
 			if (rp->have_hist) {
 				printf(", ");
 				hist_stats_json(stdout, &rp->st);
@@ -85,6 +91,15 @@ static void print_csv(void)
 	}
 }
 
+/* A quantile, or "> limit" when it lies past the histogram's last bucket. */
+static void quantile_text(char *buf, size_t len, long v, unsigned beyond)
+{
+	if (beyond)
+		snprintf(buf, len, "> limit");
+	else
+		snprintf(buf, len, "%ld", v);
+}
+
 static void print_text(void)
 {
 	printf("latency on the isolated vCPU, us of emulated time (QEMU TCG), pooled over good reps\n");
@@ -93,8 +108,12 @@ static void print_text(void)
 	for (int i = 0; i < run.nscen; i++) {
 		struct run_scen *s = &run.scen[i];
 
-		printf("%-22s %2d/%-2d %10llu %8.1f %7ld %7ld %8ld %8ld %6llu  %s\n", s->name, s->good, s->nreps,
-		       (unsigned long long)s->pst.samples, s->pst.avg_us, s->pst.p50, s->pst.p99, s->pst.p999,
+		char p99[24], p999[24];
+
+		quantile_text(p99, sizeof(p99), s->pst.p99, s->pst.beyond & HIST_BEYOND_P99);
+		quantile_text(p999, sizeof(p999), s->pst.p999, s->pst.beyond & HIST_BEYOND_P999);
+		printf("%-22s %2d/%-2d %10llu %8.1f %7ld %7s %8s %8ld %6llu  %s\n", s->name, s->good, s->nreps,
+		       (unsigned long long)s->pst.samples, s->pst.avg_us, s->pst.p50, p99, p999,
 		       s->pst.max_us, (unsigned long long)s->pst.overflows, s->fates);
 	}
 }
@@ -107,7 +126,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, fmt = 0;
+	int c, fmt = 0, rc;
 
 	while ((c = getopt_long(argc, argv, "jch", opts, NULL)) != -1) {
 		switch (c) {
@@ -129,6 +148,7 @@ int main(int argc, char **argv)
 		print_csv();
 	else
 		print_text();
+	rc = run_exit_status("slb-summary", &run);
 	run_free(&run);
-	return 0;
+	return rc;
 }

@@ -169,12 +169,30 @@ long hist_quantile(const struct hist *h, double q)
 	return h->max_us >= 0 ? h->max_us : (long)h->nbuckets;
 }
 
+int hist_beyond(const struct hist *h, double q)
+{
+	uint64_t n = h->samples + h->overflows, need;
+
+	if (!n || !h->overflows)
+		return 0;
+	need = (uint64_t)(q * (double)n + 0.999999);
+	return need > h->samples;
+}
+
 void hist_stats_json(FILE *out, const struct hist_stats *s)
 {
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
+	int n = 0;
+
 	fprintf(out, "\"samples\": %llu, \"overflows\": %llu, \"min_us\": %ld, \"avg_us\": %.2f, "
-		"\"p50_us\": %ld, \"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld",
+		"\"p50_us\": %ld, \"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, "
+		"\"beyond_limit\": [",
 		(unsigned long long)s->samples, (unsigned long long)s->overflows, s->min_us,
 		s->avg_us, s->p50, s->p90, s->p99, s->p999, s->max_us);
+	for (int i = 0; i < 4; i++)
+		if (s->beyond & (1u << i))
+			fprintf(out, "%s\"%s\"", n++ ? ", " : "", names[i]);
+	fputc(']', out);
 }
 
 void hist_stats(const struct hist *h, struct hist_stats *s)
@@ -205,6 +223,8 @@ void hist_stats(const struct hist *h, struct hist_stats *s)
 	s->p90 = hist_quantile(h, 0.90);
 	s->p99 = hist_quantile(h, 0.99);
 	s->p999 = hist_quantile(h, 0.999);
+	s->beyond = (hist_beyond(h, 0.50) ? HIST_BEYOND_P50 : 0) | (hist_beyond(h, 0.90) ? HIST_BEYOND_P90 : 0) |
+		    (hist_beyond(h, 0.99) ? HIST_BEYOND_P99 : 0) | (hist_beyond(h, 0.999) ? HIST_BEYOND_P999 : 0);
 }
 
 int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst)

@@ -29,7 +29,18 @@ struct hist_stats {
 	long min_us, max_us;
 	double avg_us;
 	long p50, p90, p99, p999;	/* us; -1 when no samples */
+	/*
+	 * HIST_BEYOND_* bits: the quantile lies among the overflows, past
+	 * the histogram's limit; its value above is then the largest
+	 * latency (an upper bound), and the tools print it as "> limit".
+	 */
+	unsigned beyond;
 };
+
+enum { HIST_BEYOND_P50 = 1, HIST_BEYOND_P90 = 2, HIST_BEYOND_P99 = 4, HIST_BEYOND_P999 = 8 };
+
+/* Whether quantile q of h lies among the overflows (past the last bucket). */
+int hist_beyond(const struct hist *h, double q);
 
 /* Parse a histogram file. Returns 0, or -1 with a message in err. */
 int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen);
@@ -45,7 +56,8 @@ void hist_stats(const struct hist *h, struct hist_stats *s);
 
 /*
  * The figures of s as JSON members (no braces), the one wording every tool
- * uses: "samples": N, "overflows": N, "min_us": ..., "max_us": N.
+ * uses: "samples": N, "overflows": N, "min_us": ..., "max_us": N,
+ * "beyond_limit": ["p99.9", ...] (the quantiles past the histogram limit).
  */
 void hist_stats_json(FILE *out, const struct hist_stats *s);
 

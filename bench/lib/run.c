@@ -35,6 +35,24 @@ static void summarise_fates(struct run_scen *s)
 	}
 }
 
+/*
+ * cyclictest counts a cycle for every sample it puts in the histogram,
+ * overflows included: a histogram that holds another number of samples
+ * than cyclictest.json's cycles (rep.info ct_cycles; -1 when unknown) is
+ * not the run's. Warns and returns 0 on a mismatch.
+ */
+static int cycles_agree(const struct run_rep *rp, const char *path)
+{
+	long long cycles = kv_get_ll(&rp->info, "ct_cycles", -1);
+	unsigned long long held = (unsigned long long)(rp->h.samples + rp->h.overflows);
+
+	if (cycles < 0 || (unsigned long long)cycles == held)
+		return 1;
+	fprintf(stderr, "warning: %s: %llu samples (# Total plus overflows), but cyclictest counted %lld cycles (rep not pooled)\n",
+		path, held, cycles);
+	return 0;
+}
+
 static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errlen)
 {
 	char path[4096], perr[256];
@@ -60,10 +78,18 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/rep%d/files/hist.txt", dir, s->name, r);
 		f = fopen(path, "r");
-		if (!f)
+		if (!f) {
+			fprintf(stderr, "warning: %s: %s (the guest run ended ok without it; rep not pooled)\n",
+				path, strerror(errno));
+			s->unusable++;
 			continue;
+		}
 		if (hist_parse(f, &rp->h, perr, sizeof(perr))) {
 			fprintf(stderr, "warning: %s: %s (rep not pooled)\n", path, perr);
+			s->unusable++;
+		} else if (!cycles_agree(rp, path)) {
+			hist_free(&rp->h);
+			s->unusable++;
 		} else {
 			hist_stats(&rp->h, &rp->st);
 			interval = kv_get_ll(&rp->info, "ct_interval_us", -1);
@@ -185,6 +211,18 @@ int run_load_or_report(const char *prog, const char *dir, struct run *r)
 		return 0;
 	fprintf(stderr, "%s: %s\n", prog, err);
 	return -1;
+}
+
+int run_exit_status(const char *prog, const struct run *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nscen; i++)
+		n += r->scen[i].unusable;
+	if (!n)
+		return 0;
+	fprintf(stderr, "%s: %d rep(s) unusable (see the warnings above); the output covers the others\n", prog, n);
+	return 1;
 }
 
 void run_free(struct run *r)

@@ -32,7 +32,12 @@ struct run_rep {
 
 struct run_scen {
 	char name[64];
-	int nreps, good;
+	/*
+	 * good: reps with a usable histogram; unusable: reps whose guest run
+	 * ended ok but whose histogram is missing, corrupt or disagrees with
+	 * cyclictest's cycle count (warned about on stderr).
+	 */
+	int nreps, good, unusable;
 	struct run_rep *reps;
 	struct hist pooled, pooled_co;
 	struct hist_stats pst, pcst;
@@ -56,6 +61,12 @@ int run_load(const char *dir, struct run *r, char *err, size_t errlen);
 
 /* run_load, the error printed as "prog: error" on stderr; 0 or -1. */
 int run_load_or_report(const char *prog, const char *dir, struct run *r);
+
+/*
+ * The tools' exit status after their output: 0, or 1 with a line on
+ * stderr when some rep was unusable (the output says which were pooled).
+ */
+int run_exit_status(const char *prog, const struct run *r);
 void run_free(struct run *r);
 
 /* The scenario called name, or NULL. */

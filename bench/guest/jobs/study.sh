@@ -2,7 +2,8 @@
 # Study job: one scenario x rep. bench/study.sh ships a prelude that sets
 # SLB_DURATION (s), SLB_WARMUP (s), SLB_INTERVAL (us), SLB_LOAD and
 # SLB_SYSCTLS, then sources this file. The load starts first on every
-# housekeeping vCPU; after the warm-up cyclictest measures the isolated
+# housekeeping vCPU (rt-slb-load: on the isolated one, as an RT task);
+# after the warm-up cyclictest measures the isolated
 # vCPU(s) while the load goes on. Left in ./ for the host: facts, sysctls,
 # interrupts before and after, cyclictest histogram and JSON, the load's
 # output and fate, the kernel's split-lock counters.
@@ -35,6 +36,13 @@ none)
 slb-load:*)
 	set -- $(echo "${SLB_LOAD#slb-load:}" | tr ':' ' ')
 	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -d "$loaddur" &
+	;;
+rt-slb-load:*)
+	# The RT application itself: SCHED_FIFO 90 (below cyclictest's 95) on
+	# the isolated vCPU(s), 1000 locked ops per second.
+	set -- $(echo "${SLB_LOAD#rt-slb-load:}" | tr ':' ' ')
+	iso=$(slb_cpulist_expand "$(slb_isolated_cpus)" | tr -s ' ' ',' | sed 's/,$//')
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" &
 	;;
 stress-ng:lockbus)
 	{
