@@ -43,11 +43,11 @@ mf=$m
 	echo
 	echo "## Scenarios"
 	echo
-	echo "| scenario | kernel options | load | sysctls | judged against | expected |"
-	echo "| --- | --- | --- | --- | --- | --- |"
+	echo "| scenario | kernel options | load | sysctls | judged against | expected | guest |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
 	while read -r s; do
 		f() { scenario_field "$run/scenarios.conf" "$s" "$1" | sed 's/^$/-/'; }
-		printf '| %s | `%s` | %s | %s | %s | %s |\n' "$s" "$(f 2)" "$(f 3)" "$(f 4)" "$(f 5)" "$(f 6)"
+		printf '| %s | `%s` | %s | %s | %s | %s | %s |\n' "$s" "$(f 2)" "$(f 3)" "$(f 4)" "$(f 5)" "$(f 6)" "$(f 8)"
 	done <"$run/scenarios.list"
 	echo
 	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"
@@ -58,11 +58,12 @@ mf=$m
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct) %" end) | \(.load_fates) |"' "$st"
+	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct) %" end) | \(.load_fates) |"' "$st"
 	echo
-	echo "Per rep, corrected p99.9 (us; * = fewer than 10 samples beyond it, not used):"
+	echo "Per rep, corrected p99.9 (us; * = fewer than 10 samples beyond it, not used;"
+	echo "> = past the histogram's limit, the value is the rep's largest latency):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(.co_p999_us)\(if .p999_enough_samples then "" else "*" end)"] | join(", "))"' "$st"
+	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "*" end)"] | join(", "))"' "$st"
 	echo
 	echo "## Comparisons (corrected, one value per rep)"
 	echo
@@ -87,16 +88,27 @@ mf=$m
 	echo
 	echo "## Caveats"
 	echo
-	echo "The guest runs under QEMU TCG: its clock is real, but every instruction is"
-	echo "emulated, and an emulated split lock stops all vCPUs (MTTCG's exclusive"
-	echo "path) for about a microsecond of host time, not a real bus lock. What carries"
-	echo "over to hardware: the ratios between scenarios measured side by side, and who"
-	echo "dies (detection kills the offender at its first split lock, or warns and slows"
-	echo "it). What does not: absolute microseconds, and the cost of a misaligned"
-	echo "atomic inside one cache line, which TCG also serialises while hardware does not."
-	echo "Under TCG an idle housekeeping vCPU has been seen to make the isolated vCPU's"
-	echo "latency worse than a busy one (baseline above aligned): judge the cost of split"
-	echo "locks against the aligned control, which runs the same load without them."
+	if [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+		echo "The guest runs under QEMU TCG in virtual time: every instruction costs 1 ns,"
+		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
+		echo "may land up to a quantum early or late, so latencies under split locks come"
+		echo "as a comb with the quantum's spacing), and a split lock that does not trap"
+		echo "costs every vCPU the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns). Not modelled: caches,"
+		echo "memory bandwidth, real instruction timing, bus locks from LOCKs on"
+		echo "uncacheable memory. What carries over to hardware: the ratios between"
+		echo "scenarios measured side by side, how they grow with the bus-lock cost"
+		echo "(make bench-sweep), and who dies (detection kills the offender at its first"
+		echo "split lock, or warns and lets it run). What does not: absolute microseconds."
+	else
+		echo "The guest runs under QEMU TCG in wall-clock time: its clock is real, but"
+		echo "every instruction is emulated, and an emulated split lock stops all vCPUs"
+		echo "(MTTCG's exclusive path) for about a microsecond of host time, not a real"
+		echo "bus lock; host scheduling puts a millisecond floor under every latency."
+		echo "What carries over to hardware: the ratios between scenarios measured side by"
+		echo "side, and who dies. What does not: absolute microseconds, and the cost of a"
+		echo "misaligned atomic inside one cache line, which TCG also serialises while"
+		echo "hardware does not."
+	fi
 } >"$run/report.md.tmp"
 rm -f "$m.missing"
 mv "$run/report.md.tmp" "$run/report.md"

@@ -222,12 +222,12 @@ fi
 jq -n --arg outcome "$outcome" --arg job_status "${job_status:-}" --arg panic "$panic_line" \
 	--argjson qemu_exit "$qrc" --argjson elapsed_s "$elapsed" --argjson timeout_s "$timeout" \
 	--argjson smp "$smp" --argjson threads "$threads" --argjson isolate "$isolate" \
-	--argjson memory_mb "$mem" --arg cpu "$cpu" --arg clock "$clock" \
+	--argjson memory_mb "$mem" --arg cpu "$cpu" --arg clock "$clock" --arg kernel "$kernel" \
 	--argjson bus_lock_ns "$bus_lock_ns" --argjson quantum_ns "$quantum_ns" --argjson seed "$seed" \
 	'{outcome: $outcome, job_status: ($job_status | if . == "" then null else tonumber end),
 	  panic: $panic, qemu_exit: $qemu_exit, elapsed_s: $elapsed_s, timeout_s: $timeout_s,
 	  smp: $smp, threads: $threads, isolate: $isolate, memory_mb: $memory_mb, cpu: $cpu,
-	  clock: $clock}
+	  clock: $clock, kernel: $kernel}
 	 + (if $clock == "virtual" then {bus_lock_ns: $bus_lock_ns, quantum_ns: $quantum_ns, seed: $seed} else {} end)' \
 	>"$outdir/outcome.json" || die "could not write $outdir/outcome.json"
 if [ "$json" = 1 ]; then cat "$outdir/outcome.json"; else echo "$outcome"; fi

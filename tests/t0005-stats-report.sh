@@ -154,3 +154,9 @@ t_ok "rtkill: the RT task's own death is stated" has_verdict harmrt '^rt-split-o
 t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeasured" has_verdict harmrt 'What it risks: an RT task that itself takes a split lock is killed \(rt-split-on, 6 of 6 reps\). Not measured here: real hardware\.$'
 maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
 t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint
+rep_unus() { "$T_ROOT/bench/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }
+t_ok "the report counts a scenario's unusable reps" rep_unus
+echo '{"params": {"clock": "virtual", "quantum_ns": 10000, "bus_lock_ns": 1000}}' >"$T_TMP/lim/manifest.json"
+rep_virtual() { "$T_ROOT/bench/report.sh" "$T_TMP/lim" >/dev/null 2>&1 && grep -q 'virtual time: every instruction costs 1 ns' "$T_TMP/lim/report.md" && grep -q 'modelled bus-lock time (1000 ns)' "$T_TMP/lim/report.md" && ! grep -q 'wall-clock time' "$T_TMP/lim/report.md"; }
+t_ok "a virtual-clock run's caveats are the virtual mode's" rep_virtual
+t_ok "... and its per-rep list marks a p99.9 past the limit with '>'" grep -q '^- over: >150000' "$T_TMP/lim/report.md"

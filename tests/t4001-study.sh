@@ -16,7 +16,7 @@ run=$res/t
 t_ok "2 scenarios x 2 reps complete (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
 t_ok "progress shows each start, k/N done and an ETA" sh -c "grep -q 'starting split-on rep 2/2' '$T_TMP/study.out' && grep -q '\\[4/4\\] .* rep [12]: ok; elapsed .*ETA' '$T_TMP/study.out'"
 t_ok "no incomplete directory is left (a stale one was removed)" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
-t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 6 and (.qemu.patches | length) == 5 and .emulated == true' "$run/manifest.json"
+t_ok "manifest.json parses and names the patches" jq -e '.params.reps == 2 and (.kernel.patches | length) == 7 and (.qemu.patches | length) == 5 and .emulated == true' "$run/manifest.json"
 t_ok "summary.json parses" jq -e '.scenarios | length == 2' "$run/summary.json"
 t_ok "summary.csv has a header and 6 rows" sh -c "[ \$(wc -l <'$run/summary.csv') = 7 ]"
 allfiles() {
@@ -52,6 +52,23 @@ t_ok "rep.info records cyclictest's completed and expected periods" cycles
 t_ok "the decoded run keeps no redundant raw channel" test ! -e "$run/baseline/rep1/output.raw"
 t_ok "hist.txt keeps only non-empty buckets" sh -c "! grep -q '^[0-9]* 0*\$' '$run/baseline/rep1/files/hist.txt'"
 t_ok "results/latest points at the run" test "$(readlink "$res/latest")" = t
+
+# A scenario's own guest (scenarios.conf column 8): 3 vCPUs, the nofix kernel.
+nofix=$(cd "$T_ROOT" && scripts/build-kernel.sh --path --variant nofix)/build/arch/x86/boot/bzImage
+if [ -f "$nofix" ]; then
+	grep '^#' "$T_ROOT/rt-config/scenarios.conf" >"$T_TMP/g.conf"
+	echo 'tri | split_lock_detect=off | slb-load:aligned | | - | none | three vCPUs | vcpus=3,kernel=nofix' >>"$T_TMP/g.conf"
+	SLB_SCENARIO_FILE=$T_TMP/g.conf "$T_ROOT/bench/study.sh" --scenarios tri --duration 3 --reps 1 \
+		--results "$res" --id g >"$T_TMP/g.out" 2>&1
+	g=$res/g/tri/rep1
+	t_ok "a scenario's own guest: the study completes" sh -c "grep -q 'tri rep 1: ok' '$T_TMP/g.out' || { tail '$T_TMP/g.out'; exit 1; }"
+	t_ok "... vcpus=3 boots 3 vCPUs with one isolated" sh -c "jq -e '.smp == 3' '$g/outcome.json' && grep -qx cpus_isolated=2 '$g/files/facts.txt'"
+	t_ok "... the load runs on both housekeeping vCPUs" grep -qx housekeeping=0,1 "$g/files/facts.txt"
+	t_ok "... on the kernel variant it names (outcome and manifest)" jq -e --arg k "$nofix" '.kernel == $k' "$g/outcome.json"
+	t_ok "... which the manifest records" jq -e --arg k "${nofix%/build/arch/x86/boot/bzImage}" '.params.kernel_nofix == $k' "$res/g/manifest.json"
+else
+	t_skip "a scenario's own guest (5 tests)" "no nofix kernel (make kernel-nofix)"
+fi
 
 # Interrupted: nothing kept, QEMU gone.
 rc=$(t_interrupt "$T_TMP/int.out" 'starting baseline rep 1/1' 3 "$T_ROOT/bench/study.sh" --scenarios baseline \
