@@ -462,6 +462,19 @@ static void cmp_json(const struct cmp *c, int last)
 	       c->equivalent ? "true" : "false", last ? "" : ",");
 }
 
+/* DIR/NAME.EXT opened for writing, or NULL after saying so on stderr. */
+static FILE *open_data(const char *dir, const char *name, const char *ext)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "slb-stats: cannot write %s: %s\n", path, strerror(errno));
+	return f;
+}
+
 /*
  * DIR/NAME.reps: the same bins as NAME.hist, one column per usable rep
  * (headed "rep<N>", so a plot can draw one curve per rep and show how far
@@ -469,15 +482,10 @@ static void cmp_json(const struct cmp *c, int last)
  */
 static int write_rep_bins(const char *dir, const struct run_scen *s, size_t top, size_t width)
 {
-	char path[4096];
-	FILE *f;
+	FILE *f = open_data(dir, s->name, "reps");
 
-	snprintf(path, sizeof(path), "%s/%s.reps", dir, s->name);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "slb-stats: cannot write %s\n", path);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "bin_start_us");
 	for (int r = 0; r < s->nreps; r++)
 		if (s->reps[r].have_hist)
@@ -503,21 +511,16 @@ static int write_rep_bins(const char *dir, const struct run_scen *s, size_t top,
 
 static int write_plot_data(const char *dir)
 {
-	char path[4096];
 	FILE *idx, *mx;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "slb-stats: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/scenarios.dat", dir);
-	idx = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/maxrep.dat", dir);
-	mx = fopen(path, "w");
-	if (!idx || !mx) {
-		fprintf(stderr, "slb-stats: cannot write in %s\n", dir);
+	idx = open_data(dir, "scenarios", "dat");
+	mx = open_data(dir, "maxrep", "dat");
+	if (!idx || !mx)
 		return -1;
-	}
 	/*
 	 * Histogram bins: one width for every scenario (a common x range),
 	 * at most ~200 bins over the run's largest bucket, zero-filled so
@@ -544,14 +547,11 @@ static int write_plot_data(const char *dir)
 		for (int r = 0; r < s->nreps; r++)
 			if (s->reps[r].have_hist)
 				fprintf(mx, "%d %s %d %ld\n", i, s->name, s->reps[r].rep, s->reps[r].st.max_us);
-		snprintf(path, sizeof(path), "%s/%s.hist", dir, s->name);
-		h = fopen(path, "w");
-		snprintf(path, sizeof(path), "%s/%s.ccdf", dir, s->name);
-		c = fopen(path, "w");
-		if (!h || !c) {
-			fprintf(stderr, "slb-stats: cannot write %s\n", path);
+		h = open_data(dir, s->name, "hist");
+		c = open_data(dir, s->name, "ccdf");
+		m = open_data(dir, s->name, "max");
+		if (!h || !c || !m)
 			return -1;
-		}
 		fprintf(h, "# bin_start_us samples (bins of %zu us, zero-filled; pooled over %d reps of %s)\n",
 			width, s->good, s->name);
 		for (size_t b0 = 0; b0 < top; b0 += width) {
@@ -566,12 +566,6 @@ static int write_plot_data(const char *dir)
 		 * 0; NAME.max holds that last point alone, for the plot to mark.
 		 */
 		fprintf(c, "# latency_us fraction_at_or_above\n");
-		snprintf(path, sizeof(path), "%s/%s.max", dir, s->name);
-		m = fopen(path, "w");
-		if (!m) {
-			fprintf(stderr, "slb-stats: cannot write %s\n", path);
-			return -1;
-		}
 		fprintf(m, "# latency_us fraction_at_or_above (the largest sample)\n");
 		for (size_t b = 0, last = SIZE_MAX; b <= s->pooled.nbuckets; b++) {
 			if (b == s->pooled.nbuckets) {
