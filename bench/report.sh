@@ -39,7 +39,7 @@ mf=$m
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
 		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns, bus lock \(.params.bus_lock_ns) ns per split lock; rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
-		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options"' "$mf"
+		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: rep<k>/cmdline)"' "$mf"
 	echo
 	echo "## Scenarios"
 	echo
