@@ -12,6 +12,6 @@ set arrow 1 from graph 0, first 1e-2 to graph 1, first 1e-2 nohead dashtype 3
 set arrow 2 from graph 0, first 1e-3 to graph 1, first 1e-3 nohead dashtype 3
 # one colour per scenario for its curve and the point marking its max
 plot for [i=1:words(names)] datadir."/".word(names, i).".ccdf" using 1:2 with lines linewidth 2 \
-		linecolor i title word(names, i) noenhanced, \
+		linetype i title word(names, i) noenhanced, \
 	for [i=1:words(names)] datadir."/".word(names, i).".max" using 1:2 with points pointtype 7 \
-		pointsize 1.2 linecolor i notitle
+		pointsize 1.2 linetype i notitle

@@ -7,3 +7,7 @@ set output out.".".fmt
 set grid
 set key outside right top
 emul = "emulated (QEMU TCG)"
+# Line types 9-16 repeat the 8 default colours dashed, so that a plot with
+# more than 8 scenarios never draws two of them alike.
+palette8 = "#9400d3 #009e73 #56b4e9 #e69f00 #f0e442 #0072b2 #e51e10 #000000"
+do for [i=1:8] { eval sprintf('set linetype %d linecolor rgb "%s" dashtype 2', i + 8, word(palette8, i)) }

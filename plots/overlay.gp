@@ -7,4 +7,7 @@ set ylabel "samples (log)"
 set logscale y
 set yrange [0.8:*]
 # empty bins sit on the floor of the log axis (the data is zero-filled)
-plot for [s in names] datadir."/".s.".hist" using 1:($2 > 0 ? $2 : 0.8) with steps linewidth 2 title s noenhanced
+# past the 8 default colours, curves repeat a colour dashed, so none is
+# mistaken for another
+plot for [i=1:words(names)] datadir."/".word(names, i).".hist" using 1:($2 > 0 ? $2 : 0.8) with steps \
+	linewidth 2 linetype i title word(names, i) noenhanced

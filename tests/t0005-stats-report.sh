@@ -160,3 +160,9 @@ echo '{"params": {"clock": "virtual", "quantum_ns": 10000, "bus_lock_ns": 1000}}
 rep_virtual() { "$T_ROOT/bench/report.sh" "$T_TMP/lim" >/dev/null 2>&1 && grep -q 'virtual time: every instruction costs 1 ns' "$T_TMP/lim/report.md" && grep -q 'modelled bus-lock time (1000 ns)' "$T_TMP/lim/report.md" && ! grep -q 'wall-clock time' "$T_TMP/lim/report.md"; }
 t_ok "a virtual-clock run's caveats are the virtual mode's" rep_virtual
 t_ok "... and its per-rep list marks a p99.9 past the limit with '>'" grep -q '^- over: >150000' "$T_TMP/lim/report.md"
+# More than 8 scenarios: the 9th repeats the 1st colour dashed, not solid.
+"$FAKE" "$T_TMP/nine" $(for i in 1 2 3 4 5 6 7 8 9; do printf 's%d:100:10:1:completed ' "$i"; done)
+# plot9_dashed SVG: the 9th curve's group draws with a dash array.
+plot9_dashed() { sed -n '/id="gnuplot_plot_9"/,$p' "$1" | grep -m1 '<path' | grep -q stroke-dasharray || { echo "$1: curve 9 is solid"; return 1; }; }
+dashed() { "$T_ROOT/bench/plots.sh" "$T_TMP/nine" >/dev/null 2>&1 && plot9_dashed "$T_TMP/nine/plots/overlay.svg" && plot9_dashed "$T_TMP/nine/plots/ccdf.svg"; }
+t_ok "9 scenarios: overlay and 1-CDF draw the 9th dashed (no two curves alike)" dashed
