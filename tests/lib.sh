@@ -90,6 +90,17 @@ t_refuses() {
 	t_line_count 1 "$T_TMP/refuses.err"
 }
 
+# t_qemu_refuses PATTERN QEMU-ARGS...: the emulator ($SLB_QEMU) exits
+# non-zero within 30 s saying PATTERN: its own check of an option, no guest
+# booted (-machine none unless the arguments name a machine).
+t_qemu_refuses() {
+	local pat=$1 out
+	shift
+	out=$(timeout 30 "${SLB_QEMU:-qemu-system-x86_64}" -machine none -display none "$@" 2>&1 </dev/null) &&
+		{ echo "accepted: $*"; return 1; }
+	echo "$out" | grep -q -- "$pat" || { echo "said: $out"; return 1; }
+}
+
 # t_is_png FILE [MINBYTES]: FILE is a PNG (signature) of at least MINBYTES.
 t_is_png() {
 	[ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&

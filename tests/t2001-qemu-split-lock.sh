@@ -84,3 +84,19 @@ t_ok "setting TEST_CTRL on thread 0 sets it on thread 1" t_file_has "$d" sibling
 no_fail() { ! grep -q '^not ok' "$d/files/$1" && grep -q '^# CPU 1: ' "$d/files/$1"; }
 t_ok "thread 1 traps nothing after thread 0 cleared detection" no_fail matrix_off.txt
 t_ok "thread 1 traps every split lock after thread 0 set detection" no_fail matrix_on.txt
+
+# test-ctrl=on only means something under TCG: another accelerator must
+# refuse it, not accept it and emulate nothing (qtest stands in for one).
+t_ok "QEMU: test-ctrl=on outside TCG is refused" t_qemu_refuses "test-ctrl=on needs TCG" \
+	-nodefaults -L /usr/share/seabios -L /usr/share/qemu -machine pc -accel qtest -qtest null -cpu Icelake-Server,test-ctrl=on
+# accepted: QEMU ARGS... is still running (paused, -S) after 3 s.
+accepted() {
+	"${SLB_QEMU:-qemu-system-x86_64}" -nodefaults -display none -S "$@" </dev/null 2>"$T_TMP/acc.err" &
+	local p=$!
+	sleep 3
+	kill -0 $p 2>/dev/null || { tail -n 3 "$T_TMP/acc.err"; return 1; }
+	kill $p
+	wait $p 2>/dev/null
+	return 0
+}
+t_ok "QEMU: ... but accepted under TCG" accepted -L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg -cpu Icelake-Server,test-ctrl=on

@@ -9,7 +9,6 @@
 # nothing.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "virtual-time tests"
-QEMU=${SLB_QEMU:-qemu-system-x86_64}
 
 # study_job LOAD: a study job of 3 s with LOAD (scenarios.conf syntax).
 study_job() {
@@ -87,15 +86,9 @@ t_ok "the manifest records the clock mode, jobs and bus-lock cost" \
 	jq -e '.params.clock == "virtual" and .params.jobs == 2 and .params.bus_lock_ns == 1000' "$T_TMP/jobs2/j/manifest.json"
 
 # QEMU refuses what the model cannot do.
-refused() { # refused PATTERN QEMU-ARGS...: QEMU exits non-zero saying PATTERN
-	local pat=$1 out
-	shift
-	out=$("$QEMU" -machine none -display none "$@" 2>&1 </dev/null) && { echo "accepted: $*"; return 1; }
-	echo "$out" | grep -q -- "$pat" || { echo "said: $out"; return 1; }
-}
-t_ok "QEMU: bus-lock-ns without -icount is refused" refused "bus-lock-ns needs TCG with -icount" \
+t_ok "QEMU: bus-lock-ns without -icount is refused" t_qemu_refuses "bus-lock-ns needs TCG with -icount" \
 	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg -cpu Snowridge,bus-lock-ns=1000
-t_ok "QEMU: bus-lock-ns=2000000 is refused" refused "bus-lock-ns=2000000 is out of range" \
+t_ok "QEMU: bus-lock-ns=2000000 is refused" t_qemu_refuses "bus-lock-ns=2000000 is out of range" \
 	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg,thread=single -icount shift=0 -cpu Snowridge,bus-lock-ns=2000000
-t_ok "QEMU: lockstep without -icount is refused" refused "lockstep needs -icount" -accel tcg,lockstep=10000
-t_ok "QEMU: lockstep=10 is refused" refused "lockstep=10 is out of range" -icount shift=0 -accel tcg,lockstep=10
+t_ok "QEMU: lockstep without -icount is refused" t_qemu_refuses "lockstep needs -icount" -accel tcg,lockstep=10000
+t_ok "QEMU: lockstep=10 is refused" t_qemu_refuses "lockstep=10 is out of range" -icount shift=0 -accel tcg,lockstep=10
