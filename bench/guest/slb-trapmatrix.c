@@ -9,7 +9,8 @@
  *   - the fault points at the locked instruction and leaves memory as it
  *     was;
  *   - with detection off nothing traps; unlocked accesses never trap;
- *   - CMPXCHG16B on a misaligned operand raises #GP (SIGSEGV) instead.
+ *   - CMPXCHG16B on a misaligned operand raises #GP (SIGSEGV) instead;
+ *   - LOCK BTS/BTR/BTC on a register destination raises #UD (SIGILL).
  * Detection state is given with --detect on|off (what the boot asked for)
  * and cross-checked with MSR_TEST_CTRL bit 29 where it can be read.
  *
@@ -81,6 +82,14 @@ CASE3(xadd, "lock xaddw %%cx, (%%rdi)", "lock xaddl %%ecx, (%%rdi)", "lock xaddq
 CASE3(cmpxchg, "lock cmpxchgw %%cx, (%%rdi)", "lock cmpxchgl %%ecx, (%%rdi)", "lock cmpxchgq %%rcx, (%%rdi)")
 CASE3(xchg, "xchgw %%cx, (%%rdi)", "xchgl %%ecx, (%%rdi)", "xchgq %%rcx, (%%rdi)")
 CASE3(unlocked_add, "addw $1, (%%rdi)", "addl $1, (%%rdi)", "addq $1, (%%rdi)")
+/*
+ * LOCK on a register destination is #UD: the assembler refuses to write
+ * it, so the bytes are spelled out (%ebx destination, %ecx bit offset).
+ */
+CASE(bts_imm_reg_4, ".byte 0xf0, 0x0f, 0xba, 0xeb, 0x01")	/* lock bts $1, %ebx */
+CASE(bts_reg_reg_4, ".byte 0xf0, 0x0f, 0xab, 0xcb")		/* lock bts %ecx, %ebx */
+CASE(btr_reg_reg_4, ".byte 0xf0, 0x0f, 0xb3, 0xcb")		/* lock btr %ecx, %ebx */
+CASE(btc_reg_reg_4, ".byte 0xf0, 0x0f, 0xbb, 0xcb")		/* lock btc %ecx, %ebx */
 CASE(cmpxchg8b_8, "lock cmpxchg8b (%%rdi)")
 CASE(cmpxchg16b_16, "lock cmpxchg16b (%%rdi)")
 
@@ -89,18 +98,23 @@ struct insn {
 	int size;
 	void (*fn)(void *);
 	int locked;
+	int regdest;	/* LOCK on a register destination: #UD wherever p is */
 };
 
 #define ROW3(op, locked) \
-	{ #op, 2, op##_2, locked }, { #op, 4, op##_4, locked }, { #op, 8, op##_8, locked }
+	{ #op, 2, op##_2, locked, 0 }, { #op, 4, op##_4, locked, 0 }, { #op, 8, op##_8, locked, 0 }
 
 static const struct insn insns[] = {
 	ROW3(add, 1), ROW3(adc, 1), ROW3(and, 1), ROW3(or, 1), ROW3(xor, 1),
 	ROW3(sub, 1), ROW3(sbb, 1), ROW3(inc, 1), ROW3(dec, 1), ROW3(neg, 1),
 	ROW3(not, 1), ROW3(bts, 1), ROW3(btr, 1), ROW3(btc, 1), ROW3(xadd, 1),
 	ROW3(cmpxchg, 1), ROW3(xchg, 1),
-	{ "cmpxchg8b", 8, cmpxchg8b_8, 1 },
-	{ "cmpxchg16b", 16, cmpxchg16b_16, 1 },
+	{ "cmpxchg8b", 8, cmpxchg8b_8, 1, 0 },
+	{ "cmpxchg16b", 16, cmpxchg16b_16, 1, 0 },
+	{ "bts $1 to a register", 4, bts_imm_reg_4, 1, 1 },
+	{ "bts to a register", 4, bts_reg_reg_4, 1, 1 },
+	{ "btr to a register", 4, btr_reg_reg_4, 1, 1 },
+	{ "btc to a register", 4, btc_reg_reg_4, 1, 1 },
 	ROW3(unlocked_add, 0),
 };
 
@@ -108,8 +122,9 @@ static const struct insn insns[] = {
 static const enum slb_mode places[] = { SLB_MODE_ALIGNED, SLB_MODE_INLINE, SLB_MODE_SPLIT };
 static const char *const place_name[] = { "aligned", "inline", "split" };
 
-enum result { NONE, AC, GP, OTHER };
-static const char *const result_name[] = { "no trap", "#AC (SIGBUS/BUS_ADRALN)", "#GP (SIGSEGV)", "other signal" };
+enum result { NONE, AC, GP, UD, OTHER };
+static const char *const result_name[] = { "no trap", "#AC (SIGBUS/BUS_ADRALN)", "#GP (SIGSEGV)", "#UD (SIGILL)",
+					   "other signal" };
 
 static void on_signal(int sig, siginfo_t *si, void *uc_)
 {
@@ -130,9 +145,11 @@ static __attribute__((noinline)) int run_one(void (*fn)(void *), void *p)
 	return got_sig;
 }
 
-/* What the architecture says of in at p: #GP, #AC or nothing. */
+/* What the architecture says of in at p: #UD, #GP, #AC or nothing. */
 static enum result expected(const struct insn *in, const unsigned char *p, int detect)
 {
+	if (in->regdest)
+		return UD;
 	if (in->size == 16 && (uintptr_t)p % 16)
 		return GP;
 	return (detect && in->locked && slb_crosses_line((uintptr_t)p, (size_t)in->size)) ? AC : NONE;
@@ -205,6 +222,7 @@ int main(int argc, char **argv)
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
 
 	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
 		for (size_t pl = 0; pl < sizeof(places) / sizeof(places[0]); pl++) {
@@ -223,6 +241,8 @@ int main(int argc, char **argv)
 				got = AC;
 			else if (got_sig == SIGSEGV)
 				got = GP;
+			else if (got_sig == SIGILL)
+				got = UD;
 			else
 				got = OTHER;
 			if (got != NONE) {
