@@ -5,7 +5,8 @@
 # whose dependencies are missing without a word.
 #   check-kconfig.sh CONFIG FRAGMENT...
 # Prints one line per lost option, naming the fragment, the option, the
-# wanted and the actual value. A later fragment overrides an earlier one. Exit 0 all survived, 1 some lost, 2 usage.
+# wanted and the actual value. A later fragment overrides an earlier one.
+# Exit 0 all survived, 1 some lost, 2 usage.
 set -uo pipefail
 SLB_PROG=check-kconfig
 . "$(dirname "$0")/lib.sh"

@@ -108,7 +108,7 @@ static void rep_ratio(const struct run_scen *a, const struct run_scen *b, double
 static void compare(const struct run_scen *a, const struct run_scen *b, const char *label)
 {
 	struct cmp *c = &cmps[ncmp++];
-	double va[RUN_MAX_REPS], vb[RUN_MAX_REPS], unused;
+	double va[RUN_MAX_REPS], vb[RUN_MAX_REPS], est, lo, hi;
 	int na, nb;
 
 	memset(c, 0, sizeof(*c));
@@ -121,10 +121,13 @@ static void compare(const struct run_scen *a, const struct run_scen *b, const ch
 		return;
 	c->ok = 1;
 	rep_ratio(a, b, 0.99, ALPHA, &c->r_p99, c->ci99, &na, &nb, va, vb);
-	rep_ratio(a, b, 0.999, 2 * ALPHA, &unused, c->ci999_90, &na, &nb, va, vb);
 	rep_ratio(a, b, 0.999, ALPHA, &c->r_p999, c->ci999, &c->na, &c->nb, va, vb);
 	if (!c->na || !c->nb)
 		return;
+	/* the 90 % interval of the same p99.9 logs (stats.json only) */
+	reptest_shift(vb, c->nb, va, c->na, 2 * ALPHA, &est, &lo, &hi);
+	c->ci999_90[0] = exp(lo);
+	c->ci999_90[1] = exp(hi);
 	c->p = reptest_p(vb, c->nb, va, c->na);
 	c->significant = c->p < ALPHA;
 	/*
@@ -475,6 +478,16 @@ static FILE *open_data(const char *dir, const char *name, const char *ext)
 	return f;
 }
 
+/* Samples of h in the bin [b0, b0 + width). */
+static uint64_t bin_sum(const struct hist *h, size_t b0, size_t width)
+{
+	uint64_t sum = 0;
+
+	for (size_t b = b0; b < b0 + width && b < h->nbuckets; b++)
+		sum += h->count[b];
+	return sum;
+}
+
 /*
  * DIR/NAME.reps: the same bins as NAME.hist, one column per usable rep
  * (headed "rep<N>", so a plot can draw one curve per rep and show how far
@@ -493,16 +506,9 @@ static int write_rep_bins(const char *dir, const struct run_scen *s, size_t top,
 	fputc('\n', f);
 	for (size_t b0 = 0; b0 < top; b0 += width) {
 		fprintf(f, "%zu", b0);
-		for (int r = 0; r < s->nreps; r++) {
-			const struct hist *h = &s->reps[r].h;
-			uint64_t sum = 0;
-
-			if (!s->reps[r].have_hist)
-				continue;
-			for (size_t b = b0; b < b0 + width && b < h->nbuckets; b++)
-				sum += h->count[b];
-			fprintf(f, " %llu", (unsigned long long)sum);
-		}
+		for (int r = 0; r < s->nreps; r++)
+			if (s->reps[r].have_hist)
+				fprintf(f, " %llu", (unsigned long long)bin_sum(&s->reps[r].h, b0, width));
 		fputc('\n', f);
 	}
 	fclose(f);
@@ -540,6 +546,7 @@ static int write_plot_data(const char *dir)
 	for (int i = 0; i < run.nscen; i++) {
 		const struct run_scen *s = &run.scen[i];
 		uint64_t n = s->pooled.samples + s->pooled.overflows, acc = 0;
+		size_t last = SIZE_MAX;	/* the largest non-empty bucket */
 		FILE *h, *c, *m;
 
 		fprintf(idx, "%d %s %llu %ld %ld %zu %zu %d\n", i, s->name, (unsigned long long)n, s->pst.max_us,
@@ -554,31 +561,23 @@ static int write_plot_data(const char *dir)
 			return -1;
 		fprintf(h, "# bin_start_us samples (bins of %zu us, zero-filled; pooled over %d reps of %s)\n",
 			width, s->good, s->name);
-		for (size_t b0 = 0; b0 < top; b0 += width) {
-			uint64_t sum = 0;
-
-			for (size_t b = b0; b < b0 + width && b < s->pooled.nbuckets; b++)
-				sum += s->pooled.count[b];
-			fprintf(h, "%zu %llu\n", b0, (unsigned long long)sum);
-		}
+		for (size_t b0 = 0; b0 < top; b0 += width)
+			fprintf(h, "%zu %llu\n", b0, (unsigned long long)bin_sum(&s->pooled, b0, width));
 		/*
 		 * at or above: the largest sample keeps a point (1 / n), none is
 		 * 0; NAME.max holds that last point alone, for the plot to mark.
 		 */
 		fprintf(c, "# latency_us fraction_at_or_above\n");
 		fprintf(m, "# latency_us fraction_at_or_above (the largest sample)\n");
-		for (size_t b = 0, last = SIZE_MAX; b <= s->pooled.nbuckets; b++) {
-			if (b == s->pooled.nbuckets) {
-				if (last != SIZE_MAX)
-					fprintf(m, "%zu %.9g\n", last, 1.0 / (double)n);
-				break;
-			}
+		for (size_t b = 0; b < s->pooled.nbuckets; b++) {
 			if (!s->pooled.count[b])
 				continue;
 			fprintf(c, "%zu %.9g\n", b, (double)(n - acc) / (double)n);
 			acc += s->pooled.count[b];
 			last = b;
 		}
+		if (last != SIZE_MAX)
+			fprintf(m, "%zu %.9g\n", last, 1.0 / (double)n);
 		fclose(h);
 		fclose(c);
 		fclose(m);

@@ -151,15 +151,21 @@ void hist_free(struct hist *h)
 	h->nbuckets = 0;
 }
 
+/* How many of n samples lie at or below quantile q: at least 1. */
+static uint64_t quantile_rank(uint64_t n, double q)
+{
+	uint64_t need = (uint64_t)(q * (double)n + 0.999999);
+
+	return need ? need : 1;
+}
+
 long hist_quantile(const struct hist *h, double q)
 {
 	uint64_t n = h->samples + h->overflows, need, acc = 0;
 
 	if (!n)
 		return -1;
-	need = (uint64_t)(q * (double)n + 0.999999);
-	if (need < 1)
-		need = 1;
+	need = quantile_rank(n, q);
 	for (size_t b = 0; b < h->nbuckets; b++) {
 		acc += h->count[b];
 		if (acc >= need)
@@ -171,12 +177,7 @@ long hist_quantile(const struct hist *h, double q)
 
 int hist_beyond(const struct hist *h, double q)
 {
-	uint64_t n = h->samples + h->overflows, need;
-
-	if (!n || !h->overflows)
-		return 0;
-	need = (uint64_t)(q * (double)n + 0.999999);
-	return need > h->samples;
+	return h->overflows && quantile_rank(h->samples + h->overflows, q) > h->samples;
 }
 
 void hist_stats_json(FILE *out, const struct hist_stats *s)
@@ -197,6 +198,8 @@ void hist_stats_json(FILE *out, const struct hist_stats *s)
 
 void hist_stats(const struct hist *h, struct hist_stats *s)
 {
+	static const double qs[] = { 0.50, 0.90, 0.99, 0.999 };
+	long *const quantiles[] = { &s->p50, &s->p90, &s->p99, &s->p999 };
 	double sum = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -219,12 +222,12 @@ void hist_stats(const struct hist *h, struct hist_stats *s)
 		s->min_us = h->min_us;
 	if (!h->samples && !h->overflows)
 		s->min_us = s->max_us = -1;
-	s->p50 = hist_quantile(h, 0.50);
-	s->p90 = hist_quantile(h, 0.90);
-	s->p99 = hist_quantile(h, 0.99);
-	s->p999 = hist_quantile(h, 0.999);
-	s->beyond = (hist_beyond(h, 0.50) ? HIST_BEYOND_P50 : 0) | (hist_beyond(h, 0.90) ? HIST_BEYOND_P90 : 0) |
-		    (hist_beyond(h, 0.99) ? HIST_BEYOND_P99 : 0) | (hist_beyond(h, 0.999) ? HIST_BEYOND_P999 : 0);
+	/* quantile i sets HIST_BEYOND bit i (P50 = 1, P90 = 2, P99 = 4, P999 = 8) */
+	for (int i = 0; i < 4; i++) {
+		*quantiles[i] = hist_quantile(h, qs[i]);
+		if (hist_beyond(h, qs[i]))
+			s->beyond |= 1u << i;
+	}
 }
 
 int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst)
