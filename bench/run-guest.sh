@@ -51,6 +51,8 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --kernel FILE     bzImage (default: the cached build)
       --initrd FILE     initramfs (default: \$SLB_INITRD)
       --qemu FILE       emulator (default \$SLB_QEMU or qemu-system-x86_64)
+      --qemu-arg ARG    one more QEMU argument, repeatable (tests: -monitor,
+                        -incoming to resume a migrated guest)
   -i, --interactive     console on this terminal, no watchdog (make shell)
       --json            print outcome.json instead of the outcome word
   -h, --help            this text
@@ -64,12 +66,12 @@ TIMEOUT_DEFAULT=180
 
 outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFAULT
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
-qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0
+qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=()
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
-	-l clock:,bus-lock-ns:,quantum-ns:,seed: \
+	-l clock:,bus-lock-ns:,quantum-ns:,seed:,qemu-arg: \
 	-- "$@") || exit 2
 eval set -- "$opts"
 while true; do
@@ -87,6 +89,7 @@ while true; do
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
+	--qemu-arg) extra+=("$2"); shift 2 ;;
 	--clock) clock=$2; shift 2 ;;
 	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
@@ -162,6 +165,7 @@ if [ "$interactive" = 1 ]; then
 else
 	args+=(-serial "file:$outdir/console.log")
 fi
+args+=(${extra[@]+"${extra[@]}"})
 printf '%s\n' "$cmdline" >"$outdir/cmdline"
 printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"
 

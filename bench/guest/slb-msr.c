@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 			cpu, msr);
 		return 2;
 	}
-		err = msr_access((int)cpu, (uint32_t)msr, &val, writing);
+	err = msr_access((int)cpu, (uint32_t)msr, &val, writing);
 	if (err) {
 		fprintf(stderr, "slb-msr: %s MSR 0x%" PRIx64 " on CPU %" PRIu64 ": %s%s\n",
 			writing ? "write" : "read", msr, cpu, strerror(err),

@@ -10,7 +10,14 @@
  *     was;
  *   - with detection off nothing traps; unlocked accesses never trap;
  *   - CMPXCHG16B on a misaligned operand raises #GP (SIGSEGV) instead;
- *   - LOCK BTS/BTR/BTC on a register destination raises #UD (SIGILL).
+ *   - LOCK BTS/BTR/BTC on a register destination raises #UD (SIGILL);
+ *   - BTS/BTR/BTC with a register bit offset is checked where the offset
+ *     moves the operand (here into a crossing in the inline placement);
+ *   - a GS segment base is part of the address that is checked;
+ *   - an access crossing into an unmapped page raises #PF (SIGSEGV with
+ *     si_addr = CR2 = the page start, or the operand if a bit offset moved
+ *     it wholly into that page), detection on or off: #PF takes priority
+ *     over #AC.
  * Detection state is given with --detect on|off (what the boot asked for)
  * and cross-checked with MSR_TEST_CTRL bit 29 where it can be read.
  *
@@ -33,6 +40,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <asm/prctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -42,18 +52,21 @@ uintptr_t slb_expected_rip;
 
 static sigjmp_buf jump;
 static volatile sig_atomic_t got_sig, got_code;
-static volatile uintptr_t got_rip;
+static volatile uintptr_t got_rip, got_addr;
 
 /*
  * CASE(name, text): a function running the single instruction text on the
  * operand at %rdi, after storing the instruction's address.
  */
-#define CASE(name, text)                                                      \
+#define CASE(name, text) CASE_RCX(name, text, 1)
+
+/* CASE_RCX(name, text, rcx): the same with %rcx (bit offset, source) = rcx. */
+#define CASE_RCX(name, text, rcx)                                             \
 	static void name(void *p)                                             \
 	{                                                                     \
 		__asm__ volatile("lea 1f(%%rip), %%rax\n\t"                   \
 				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
-				 "mov $1, %%ecx\n\t"                          \
+				 "mov $" #rcx ", %%rcx\n\t"                   \
 				 "xor %%edx, %%edx\n\t"                       \
 				 "xor %%ebx, %%ebx\n\t"                       \
 				 "1: " text "\n\t"                            \
@@ -83,6 +96,19 @@ CASE3(cmpxchg, "lock cmpxchgw %%cx, (%%rdi)", "lock cmpxchgl %%ecx, (%%rdi)", "l
 CASE3(xchg, "xchgw %%cx, (%%rdi)", "xchgl %%ecx, (%%rdi)", "xchgq %%rcx, (%%rdi)")
 CASE3(unlocked_add, "addw $1, (%%rdi)", "addl $1, (%%rdi)", "addq $1, (%%rdi)")
 /*
+ * A register bit offset moves the operand by offset / (8 * size) operands:
+ * 31, 15 and 7 operands, so that from the inline placement (line + 1) the
+ * access crosses the line and from the split one it does not.
+ */
+CASE_RCX(bts_off_2, "lock btsw %%cx, (%%rdi)", 496)
+CASE_RCX(bts_off_4, "lock btsl %%ecx, (%%rdi)", 480)
+CASE_RCX(bts_off_8, "lock btsq %%rcx, (%%rdi)", 448)
+CASE_RCX(btr_off_4, "lock btrl %%ecx, (%%rdi)", 480)
+CASE_RCX(btc_off_4, "lock btcl %%ecx, (%%rdi)", 480)
+/* %rdi holds the offset from the GS base (set by main) to the operand. */
+CASE3(gs_add, "lock addw $1, %%gs:(%%rdi)", "lock addl $1, %%gs:(%%rdi)", "lock addq $1, %%gs:(%%rdi)")
+CASE3(gs_xchg, "xchgw %%cx, %%gs:(%%rdi)", "xchgl %%ecx, %%gs:(%%rdi)", "xchgq %%rcx, %%gs:(%%rdi)")
+/*
  * LOCK on a register destination is #UD: the assembler refuses to write
  * it, so the bytes are spelled out (%ebx destination, %ecx bit offset).
  */
@@ -99,32 +125,48 @@ struct insn {
 	void (*fn)(void *);
 	int locked;
 	int regdest;	/* LOCK on a register destination: #UD wherever p is */
+	int disp;	/* bytes the register bit offset moves the operand */
+	int gs;		/* addressed through the GS base */
 };
 
 #define ROW3(op, locked) \
-	{ #op, 2, op##_2, locked, 0 }, { #op, 4, op##_4, locked, 0 }, { #op, 8, op##_8, locked, 0 }
+	{ #op, 2, op##_2, locked, 0, 0, 0 }, { #op, 4, op##_4, locked, 0, 0, 0 }, \
+	{ #op, 8, op##_8, locked, 0, 0, 0 }
+#define ROW3_GS(op, name) \
+	{ name, 2, op##_2, 1, 0, 0, 1 }, { name, 4, op##_4, 1, 0, 0, 1 }, { name, 8, op##_8, 1, 0, 0, 1 }
 
 static const struct insn insns[] = {
 	ROW3(add, 1), ROW3(adc, 1), ROW3(and, 1), ROW3(or, 1), ROW3(xor, 1),
 	ROW3(sub, 1), ROW3(sbb, 1), ROW3(inc, 1), ROW3(dec, 1), ROW3(neg, 1),
 	ROW3(not, 1), ROW3(bts, 1), ROW3(btr, 1), ROW3(btc, 1), ROW3(xadd, 1),
 	ROW3(cmpxchg, 1), ROW3(xchg, 1),
-	{ "cmpxchg8b", 8, cmpxchg8b_8, 1, 0 },
-	{ "cmpxchg16b", 16, cmpxchg16b_16, 1, 0 },
-	{ "bts $1 to a register", 4, bts_imm_reg_4, 1, 1 },
-	{ "bts to a register", 4, bts_reg_reg_4, 1, 1 },
-	{ "btr to a register", 4, btr_reg_reg_4, 1, 1 },
-	{ "btc to a register", 4, btc_reg_reg_4, 1, 1 },
+	{ "cmpxchg8b", 8, cmpxchg8b_8, 1, 0, 0, 0 },
+	{ "cmpxchg16b", 16, cmpxchg16b_16, 1, 0, 0, 0 },
+	{ "bts $1 to a register", 4, bts_imm_reg_4, 1, 1, 0, 0 },
+	{ "bts to a register", 4, bts_reg_reg_4, 1, 1, 0, 0 },
+	{ "btr to a register", 4, btr_reg_reg_4, 1, 1, 0, 0 },
+	{ "btc to a register", 4, btc_reg_reg_4, 1, 1, 0, 0 },
+	{ "bts, register bit offset 496,", 2, bts_off_2, 1, 0, 62, 0 },
+	{ "bts, register bit offset 480,", 4, bts_off_4, 1, 0, 60, 0 },
+	{ "bts, register bit offset 448,", 8, bts_off_8, 1, 0, 56, 0 },
+	{ "btr, register bit offset 480,", 4, btr_off_4, 1, 0, 60, 0 },
+	{ "btc, register bit offset 480,", 4, btc_off_4, 1, 0, 60, 0 },
+	ROW3_GS(gs_add, "add via %gs"), ROW3_GS(gs_xchg, "xchg via %gs"),
 	ROW3(unlocked_add, 0),
 };
 
-/* Placements, in the order printed; addresses from lib/splitaddr.h. */
+/*
+ * Placements, in the order printed: the first three from lib/splitaddr.h
+ * in a line of buf; the last straddles the end of a page whose next page
+ * is unmapped.
+ */
+enum { PLACE_PAGE = 3, N_PLACES };
 static const enum slb_mode places[] = { SLB_MODE_ALIGNED, SLB_MODE_INLINE, SLB_MODE_SPLIT };
-static const char *const place_name[] = { "aligned", "inline", "split" };
+static const char *const place_name[N_PLACES] = { "aligned", "inline", "split", "crossing into an unmapped page" };
 
-enum result { NONE, AC, GP, UD, OTHER };
+enum result { NONE, AC, GP, UD, PF, OTHER };
 static const char *const result_name[] = { "no trap", "#AC (SIGBUS/BUS_ADRALN)", "#GP (SIGSEGV)", "#UD (SIGILL)",
-					   "other signal" };
+					   "#PF (SIGSEGV at the first unmapped byte)", "other signal" };
 
 static void on_signal(int sig, siginfo_t *si, void *uc_)
 {
@@ -133,6 +175,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc_)
 	got_sig = sig;
 	got_code = si->si_code;
 	got_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	got_addr = (uintptr_t)si->si_addr;
 	siglongjmp(jump, 1);
 }
 
@@ -145,14 +188,36 @@ static __attribute__((noinline)) int run_one(void (*fn)(void *), void *p)
 	return got_sig;
 }
 
-/* What the architecture says of in at p: #UD, #GP, #AC or nothing. */
-static enum result expected(const struct insn *in, const unsigned char *p, int detect)
+/*
+ * What the architecture says of in at p (at pl): #UD, #GP, #PF (before
+ * #AC), #AC or nothing.
+ */
+static enum result expected(const struct insn *in, const unsigned char *p, int pl, int detect)
 {
+	uintptr_t a = (uintptr_t)p + (uintptr_t)in->disp;
+
 	if (in->regdest)
 		return UD;
-	if (in->size == 16 && (uintptr_t)p % 16)
+	if (in->size == 16 && a % 16)
 		return GP;
-	return (detect && in->locked && slb_crosses_line((uintptr_t)p, (size_t)in->size)) ? AC : NONE;
+	if (pl == PLACE_PAGE)
+		return PF;
+	return (detect && in->locked && slb_crosses_line(a, (size_t)in->size)) ? AC : NONE;
+}
+
+/*
+ * The signal the case raised, as a result: SIGSEGV is #PF when it reports
+ * the faulting address fault_at (not 0), #GP (si_addr 0) otherwise.
+ */
+static enum result classify(int sig, uintptr_t fault_at)
+{
+	if (!sig)
+		return NONE;
+	if (sig == SIGBUS && got_code == BUS_ADRALN)
+		return AC;
+	if (sig == SIGSEGV)
+		return got_code == SEGV_MAPERR && got_addr == fault_at && fault_at ? PF : GP;
+	return sig == SIGILL ? UD : OTHER;
 }
 
 int main(int argc, char **argv)
@@ -165,7 +230,9 @@ int main(int argc, char **argv)
 	};
 	static unsigned char buf[4 * SLB_LINE] __attribute__((aligned(4096)));
 	struct sigaction sa;
-	unsigned char before[4 * SLB_LINE];
+	unsigned char before[4 * SLB_LINE], *pages, *page_end;
+	long pagesz = sysconf(_SC_PAGESIZE);
+	uintptr_t gs_base = (uintptr_t)buf + 3;	/* odd: the base adds to the misalignment */
 	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err;
 	double d;
 	uint64_t tc;
@@ -217,6 +284,18 @@ int main(int argc, char **argv)
 		printf("# MSR_TEST_CTRL not readable (%s): absent or no msr driver\n", strerror(err));
 	}
 
+	/* Two pages, the second unmapped again: page_end is where it began. */
+	pages = mmap(NULL, 2 * (size_t)pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pages == MAP_FAILED || munmap(pages + pagesz, (size_t)pagesz)) {
+		fprintf(stderr, "slb-trapmatrix: cannot map a page before a hole: %s\n", strerror(errno));
+		return 1;
+	}
+	page_end = pages + pagesz;
+	if (syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base)) {
+		fprintf(stderr, "slb-trapmatrix: cannot set the GS base: %s\n", strerror(errno));
+		return 1;
+	}
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
@@ -225,29 +304,25 @@ int main(int argc, char **argv)
 	sigaction(SIGILL, &sa, NULL);
 
 	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
-		for (size_t pl = 0; pl < sizeof(places) / sizeof(places[0]); pl++) {
+		for (int pl = 0; pl < N_PLACES; pl++) {
 			const struct insn *in = &insns[i];
-			/* the target line is the second of buf */
-			unsigned char *p = slb_operand(buf + SLB_LINE, places[pl], (size_t)in->size);
-			enum result want = expected(in, p, detect), got;
+			/* the target line is the second of buf, or the page's last */
+			unsigned char *area = pl == PLACE_PAGE ? page_end - sizeof(buf) : buf;
+			unsigned char *p = pl == PLACE_PAGE ? page_end - in->size / 2
+							    : slb_operand(buf + SLB_LINE, places[pl], (size_t)in->size);
+			enum result want = expected(in, p, pl, detect), got;
 			int rip_ok = 1, mem_ok = 1;
+			/* CR2: the first byte of the access that is in the unmapped page */
+			uintptr_t a = (uintptr_t)p + (uintptr_t)in->disp;
+			uintptr_t fault_at = pl != PLACE_PAGE ? 0 : a > (uintptr_t)page_end ? a : (uintptr_t)page_end;
 
 			for (size_t k = 0; k < sizeof(buf); k++)
-				buf[k] = (unsigned char)(k * 7 + i);
-			memcpy(before, buf, sizeof(buf));
-			if (!run_one(in->fn, p))
-				got = NONE;
-			else if (got_sig == SIGBUS && got_code == BUS_ADRALN)
-				got = AC;
-			else if (got_sig == SIGSEGV)
-				got = GP;
-			else if (got_sig == SIGILL)
-				got = UD;
-			else
-				got = OTHER;
+				area[k] = (unsigned char)(k * 7 + i);
+			memcpy(before, area, sizeof(buf));
+			got = classify(run_one(in->fn, in->gs ? (void *)((uintptr_t)p - gs_base) : p), fault_at);
 			if (got != NONE) {
 				rip_ok = got_rip == slb_expected_rip;
-				mem_ok = !memcmp(before, buf, sizeof(buf));
+				mem_ok = !memcmp(before, area, sizeof(buf));
 			}
 			traps += got == AC;
 			n++;
@@ -256,11 +331,15 @@ int main(int argc, char **argv)
 				       in->size, place_name[pl], result_name[got]);
 			} else {
 				bad++;
-				printf("not ok - %s%s size %d %s: expected %s, got %s%s%s\n",
+				printf("not ok - %s%s size %d %s: expected %s, got %s%s%s",
 				       in->locked ? "lock " : "", in->name, in->size, place_name[pl],
 				       result_name[want], result_name[got],
 				       rip_ok ? "" : ", RIP not at the instruction",
 				       mem_ok ? "" : ", memory changed by a faulting access");
+				if (got_sig == SIGSEGV)
+					printf(" (si_addr %#lx, expected %#lx)", (unsigned long)got_addr,
+					       (unsigned long)fault_at);
+				printf("\n");
 			}
 		}
 	}

@@ -7,18 +7,32 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int msr_access(int cpu, uint32_t msr, uint64_t *val, int write)
+int msr_open(int cpu)
 {
 	char path[64];
-	ssize_t n;
-	int fd, e;
+	int fd;
 
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, write ? O_WRONLY : O_RDONLY);
+	fd = open(path, O_RDWR);
+	return fd < 0 ? -errno : fd;
+}
+
+int msr_fd_access(int fd, uint32_t msr, uint64_t *val, int write)
+{
+	ssize_t n = write ? pwrite(fd, val, sizeof(*val), (off_t)msr) : pread(fd, val, sizeof(*val), (off_t)msr);
+
+	if (n == (ssize_t)sizeof(*val))
+		return 0;
+	return n < 0 ? errno : EIO;
+}
+
+int msr_access(int cpu, uint32_t msr, uint64_t *val, int write)
+{
+	int fd = msr_open(cpu), e;
+
 	if (fd < 0)
-		return errno;
-	n = write ? pwrite(fd, val, sizeof(*val), (off_t)msr) : pread(fd, val, sizeof(*val), (off_t)msr);
-	e = n < 0 ? errno : EIO;
+		return -fd;
+	e = msr_fd_access(fd, msr, val, write);
 	close(fd);
-	return n == (ssize_t)sizeof(*val) ? 0 : e;
+	return e;
 }

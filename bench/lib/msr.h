@@ -12,4 +12,8 @@
  */
 int msr_access(int cpu, uint32_t msr, uint64_t *val, int write);
 
+/* The same in two steps, for a caller that keeps the device open: */
+int msr_open(int cpu);	/* a descriptor, or -errno */
+int msr_fd_access(int fd, uint32_t msr, uint64_t *val, int write);
+
 #endif

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# MSR_TEST_CTRL of patch/qemu stays consistent with what traps, through
+# what changes a vCPU's state behind the guest's back: INIT (CPU offline
+# and online), two SMT threads writing the core's register at once, and
+# migration to another QEMU. Each fails on a QEMU that keeps the MSR and
+# its trapping (hflags) apart.
+. "$(dirname "$0")/lib.sh"
+t_require_guest "emulated TEST_CTRL state tests"
+
+# 1. INIT keeps TEST_CTRL; trapping must follow it. A CPU model with the
+# hypervisor bit makes Linux leave the MSR alone (it would rewrite it when
+# the CPU comes back online and hide the difference); CPU 1 of 3 is not
+# the isolated one, so it can go offline. With detection off in the
+# kernel, a user split lock that traps is logged and resumed.
+init=$T_TMP/init
+t_boot "$init" -c Snowridge --smp 3 --clock wall -j "$(t_job init <<'JOB'
+slb-msr write 1 0x33 0x20000000
+echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online
+echo $? >online.rc
+slb-msr read 1 0x33 >msr_after_online
+n0=$(dmesg | grep -c 'took a split_lock trap')
+slb-load --cpus 1 --ops 1 >load.txt 2>&1
+echo $(($(dmesg | grep -c 'took a split_lock trap') - n0)) >traps_after_online
+JOB
+)" -t 300 &
+
+# 2. Threads 0 and 1 of one core write opposite values at once, 3000
+# times; each time both must then read the same.
+race=$T_TMP/race
+t_boot "$race" --smp 2 --threads 2 --clock wall -j "$(t_job race <<'JOB'
+slb-msr-race --rounds 3000 0 1 >race.txt 2>&1
+echo $? >race.rc
+slb-msr-race --json --rounds 100 0 1 >race.json 2>&1
+JOB
+)" -t 300
+wait
+
+t_ok "INIT: CPU 1 went offline and came back" t_file_has "$init" online.rc '^0$'
+t_ok "INIT: TEST_CTRL keeps bit 29 through INIT" t_file_has "$init" msr_after_online '^0x20000000$'
+t_ok "INIT: ... and a split lock on that CPU traps (one #AC logged)" t_file_has "$init" traps_after_online '^1$'
+t_ok "siblings: 3000 concurrent writes, both threads agree each time" t_file_has "$race" race.txt ' 3000 rounds, 0 disagreements'
+t_ok "siblings: slb-msr-race exits 0" t_file_has "$race" race.rc '^0$'
+race_json() { jq -e '.rounds == 100 and .disagreements == 0 and .cpus == [0, 1]' "$race/files/race.json"; }
+t_ok "siblings: slb-msr-race --json is parseable and agrees" race_json
+
+# 3. Migration: the source stops at a marker, is migrated to a file and
+# quits; a second QEMU resumes it from that file. Detection was on (fatal)
+# before; afterwards RDMSR and trapping must still say on. Wall clock: the
+# guest's 10 s sleep covers the migration.
+mig=$T_TMP/mig
+mkdir "$mig" && mkfifo "$mig/mon.in" "$mig/mon.out"
+mig_job=$(t_job mig <<'JOB'
+echo SLB-MIGRATE-POINT >/dev/ttyS0
+sleep 10
+slb-msr read 0 0x33 >msr_after_migration
+slb-trapmatrix --detect on >matrix.txt
+JOB
+)
+t_boot "$mig/src" -j "$mig_job" -a split_lock_detect=fatal --clock wall -t 200 \
+	--qemu-arg -monitor --qemu-arg "pipe:$mig/mon" &
+src=$!
+timeout 200 cat "$mig/mon.out" >"$mig/mon.log" &
+# marker_seen: the source guest reached the migration point (150 s at most).
+marker_seen() {
+	local i
+	for i in $(seq 150); do
+		grep -q SLB-MIGRATE-POINT "$mig/src/console.log" 2>/dev/null && return 0
+		kill -0 $src 2>/dev/null || break
+		sleep 1
+	done
+	echo "no SLB-MIGRATE-POINT on the source console"
+	cat "$mig/src.stderr" 2>/dev/null
+	return 1
+}
+if t_ok "migration: the source guest reaches the migration point" marker_seen; then
+	# HMP migrate (no -d) holds the monitor until done; then quit.
+	printf 'migrate "exec:cat > %s"\nquit\n' "$mig/state" >"$mig/mon.in"
+fi
+wait $src
+state_saved() { [ -s "$mig/state" ] || { echo "no migration stream"; tail -n 5 "$mig/mon.log"; return 1; }; }
+t_ok "migration: the source wrote its state and quit" state_saved
+t_boot "$mig/dst" -j "$mig_job" -a split_lock_detect=fatal --clock wall -t 200 \
+	--qemu-arg -incoming --qemu-arg "exec:cat $mig/state"
+t_ok "migration: the destination resumed the guest and finished the job" t_outcome "$mig/dst" ok
+t_ok "migration: TEST_CTRL reads bit 29 on the destination" t_file_has "$mig/dst" msr_after_migration '^0x20000000$'
+t_unit_file "$mig/dst/files/matrix.txt"
