@@ -97,10 +97,12 @@ for s in $(echo "$scenarios" | tr ',' ' '); do
 done
 [ ${#list[@]} -gt 0 ] || usage_error "no scenario given"
 # Column 8 of a scenario: its guest, "-" for the defaults, or vcpus=N
-# (instead of --vcpus) and kernel=VARIANT (a build-kernel.sh variant).
-declare -A s_vcpus=() s_variant=()
+# (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant) and
+# cpuflag=+F / -F (appended to the -cpu model).
+cpu=${SLB_CPU:-$CPU_DEFAULT}
+declare -A s_vcpus=() s_variant=() s_cpu=()
 for s in "${list[@]}"; do
-	s_vcpus[$s]=$vcpus s_variant[$s]=
+	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu
 	for kv in $(field "$s" 8 | tr ',' ' '); do
 		case $kv in
 		-) ;;
@@ -109,7 +111,10 @@ for s in "${list[@]}"; do
 			"$SLB_ROOT/scripts/build-kernel.sh" --path --variant "${kv#kernel=}" >/dev/null 2>&1 ||
 				usage_error "scenario $s: kernel '${kv#kernel=}' is not a kernel variant (allowed: $("$SLB_ROOT/scripts/build-kernel.sh" --variants))"
 			s_variant[$s]=${kv#kernel=} ;;
-		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT)" ;;
+		cpuflag=*) [[ ${kv#cpuflag=} =~ ^[+-][a-z0-9][a-z0-9_.-]*$ ]] ||
+			usage_error "scenario $s: '$kv' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
+			s_cpu[$s]+=,${kv#cpuflag=} ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG)" ;;
 		esac
 	done
 done
@@ -160,7 +165,7 @@ trap abort INT TERM HUP
 printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 "$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" vcpus="$vcpus" \
-	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" clock="$clock" cpu="${SLB_CPU:-$CPU_DEFAULT}" \
+	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" clock="$clock" cpu="$cpu" \
 	$(printf '%s\n' "${variant_dirs[@]}" | sort -u) \
 	$([ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns") \
 	>"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
@@ -182,7 +187,7 @@ start_run() {
 		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
 		echo ". /jobs/study.sh"
 	} >"$dir.job"
-	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "${s_vcpus[$s]}" "${clock_args[@]}" \
+	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
 		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
 		--seed "$rep" -a "$(field "$s" 2)" -t "$limit" >"$dir.outcome" 2>"$dir.stderr" &
 	running[$!]="$s $rep"

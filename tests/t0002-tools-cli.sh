@@ -63,3 +63,20 @@ addr_check() {
 		grep -q '^inline .* crosses 0$' "$T_TMP/addr"
 }
 t_ok "--print-addr: split crosses a line, aligned and inline do not" addr_check
+
+# slb-ratio: A/B over runs, Hodges-Lehmann on logs with its 95 % interval.
+# A is B x 0.9 in every run, with spread: the ratio is 0.9, the interval
+# holds it and stays narrow.
+for i in 1 2 3 4 5 6; do
+	b=$(awk -v i="$i" 'BEGIN { printf "%.4f", 10 + i / 10 }')
+	echo "patched $(awk -v b="$b" 'BEGIN { printf "%.4f", b * 0.9 }')"
+	echo "unpatched $b"
+	echo "stock 99"
+done >"$T_TMP/ratio.txt"
+ratio_ok() { "$HOSTBIN/slb-ratio" --json patched unpatched "$T_TMP/ratio.txt" | jq -e '.ratio == 0.9 and .ci95[0] <= 0.9 and .ci95[1] >= 0.9 and .ci95[1] - .ci95[0] < 0.1 and .runs_a == 6'; }
+t_ok "slb-ratio: 6 runs of A = 0.9 B give x0.900 with a narrow interval around it" ratio_ok
+t_ok "slb-ratio: the human line" sh -c "'$HOSTBIN/slb-ratio' patched unpatched <'$T_TMP/ratio.txt' | grep -q '^patched/unpatched x0.900 (95 % CI 0.8[0-9]*-0.9[0-9]*; 6 vs 6 runs)$'"
+t_ok "slb-ratio: too few runs is exit 1, named" sh -c "printf 'a 1\nb 2\n' | '$HOSTBIN/slb-ratio' a b 2>&1 >/dev/null | grep -q '1 runs of a and 1 of b are too few'; [ \$? = 0 ]"
+t_ok "slb-ratio: a value not > 0 is exit 1" t_expect_code 1 sh -c "printf 'a 0\n' | '$HOSTBIN/slb-ratio' a b"
+t_ok "slb-ratio: a bad label is a usage error" t_refuses "label" "$HOSTBIN/slb-ratio" 'a"b' c
+t_ok "slb-ratio: --help exits 0" "$HOSTBIN/slb-ratio" --help

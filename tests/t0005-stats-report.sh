@@ -152,6 +152,11 @@ t_ok "... drawn in the scenario's histogram plot" t_is_png "$T_TMP/unus/plots/hi
 "$STATS" "$T_TMP/harmrt" >"$T_TMP/harmrt.json"
 t_ok "rtkill: the RT task's own death is stated" has_verdict harmrt '^rt-split-on: the RT task itself took a split lock with detection on and died of SIGBUS in 6 of 6 reps'
 t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeasured" has_verdict harmrt 'What it risks: an RT task that itself takes a split lock is killed \(rt-split-on, 6 of 6 reps\). Not measured here: real hardware\.$'
+# The #DB rate limit (role ratelimit): the offender's rate is stated.
+"$FAKE" "$T_TMP/rl" baseline:100:10:6:none split-ratelimit:100:10:6:completed:105
+sed -i 's/^load_end_ms=12$/load_end_ms=10000/' "$T_TMP"/rl/split-ratelimit/rep*/rep.info
+"$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
+t_ok "ratelimit: the offender's split locks per second are stated" has_verdict rl '^split-ratelimit: the offender survived \(load fates: completed x6\) and was held to 10.5 split locks per second'
 maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
 t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint
 rep_unus() { "$T_ROOT/bench/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }

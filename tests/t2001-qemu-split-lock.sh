@@ -3,8 +3,8 @@
 # The emulated split-lock detection of patch/qemu, seen from the guest:
 # the trap matrix with detection on and off, MSR_TEST_CTRL and
 # IA32_CORE_CAPABILITIES present or #GP, the unmodified 6.12 detection code
-# coming up through the CORE_CAPS and model-table paths, and TEST_CTRL
-# shared by the SMT threads of a core.
+# coming up through the CORE_CAPS and model-table paths, TEST_CTRL
+# shared by the SMT threads of a core, and bus-lock detection (#DB).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "emulated split-lock tests"
 FATAL_MSG='x86/split lock detection: #AC: crashing the kernel on kernel split_locks and sending SIGBUS on user-space split_locks'
@@ -22,6 +22,7 @@ JOB
 d=$T_TMP/on
 t_boot "$d" -j "$({ probe_job; cat <<'JOB'
 slb-msr write 0 0x33 0x60000000 2>reserved.err; echo $? >reserved.rc
+slb-msr write 0 0x1d9 0x4 2>debugctl_bld.err; echo $? >debugctl_bld.rc
 slb-trapmatrix --detect on >matrix.txt
 JOB
 } | t_job on)" -a split_lock_detect=fatal -t 300
@@ -84,6 +85,37 @@ t_ok "setting TEST_CTRL on thread 0 sets it on thread 1" t_file_has "$d" sibling
 no_fail() { ! grep -q '^not ok' "$d/files/$1" && grep -q '^# CPU 1: ' "$d/files/$1"; }
 t_ok "thread 1 traps nothing after thread 0 cleared detection" no_fail matrix_off.txt
 t_ok "thread 1 traps every split lock after thread 0 set detection" no_fail matrix_on.txt
+
+# 6. Bus-lock detection (#DB, patch/qemu 0006). On a CPU with #DB and no
+# #AC, fatal mode turns DEBUGCTL.BUS_LOCK_DETECT on and answers each bus
+# lock with SIGBUS after the instruction; ratelimit:10 on a CPU with both
+# turns #AC off and holds an offender to about 10 bus locks per second.
+d=$T_TMP/bld
+t_boot "$d" -c Snowridge,-hypervisor,-split-lock-detect,+bus-lock-detect \
+	-j "$(t_job bld <<'JOB'
+slb-msr read 0 0x1d9 >debugctl 2>&1
+slb-trapmatrix --detect bus-lock >matrix.txt
+JOB
+)" -a split_lock_detect=fatal -t 300 &
+rl=$T_TMP/ratelimit
+t_boot "$rl" -c Snowridge,-hypervisor,+bus-lock-detect -j "$(t_job ratelimit <<'JOB'
+slb-msr read 0 0x1d9 >debugctl 2>&1
+slb-msr read 0 0x33 >test_ctrl 2>&1
+slb-load --cpus 0 --duration 3 --json >load.json
+JOB
+)" -a split_lock_detect=ratelimit:10 -t 300
+wait
+t_ok "#DB-only CPU, fatal: the kernel sets DEBUGCTL.BUS_LOCK_DETECT (0x4)" t_file_has "$d" debugctl '^0x4$'
+t_unit_file "$d/files/matrix.txt"
+t_ok "ratelimit:10 boots on a CPU with #AC and #DB" t_outcome "$rl" ok
+t_ok "ratelimit:10: the kernel announces the limit" t_file_has "$rl" dmesg.txt 'setting system wide bus lock rate limit to 10/sec'
+ac_off_db_on() { t_file_has "$rl" test_ctrl '^0x0$' && t_file_has "$rl" debugctl '^0x4$'; }
+t_ok "ratelimit:10: #AC off (TEST_CTRL 0), #DB on (DEBUGCTL 0x4)" ac_off_db_on
+t_ok "ratelimit:10: the offender's bus locks trap (#DB logged)" t_file_has "$rl" dmesg.txt '#DB: slb-load/[0-9]* took a bus_lock trap'
+# Unthrottled the same loop runs at tens of thousands per second.
+rate_held() { jq -e '.ops_per_s >= 5 and .ops_per_s <= 15' "$rl/files/load.json" || cat "$rl/files/load.json"; }
+t_ok "ratelimit:10: the offender ran at 5-15 split locks per second" rate_held
+t_ok "DEBUGCTL.BUS_LOCK_DETECT without the CPUID bit is #GP" t_file_has "$T_TMP/on" debugctl_bld.rc '^1$'
 
 # test-ctrl=on only means something under TCG: another accelerator must
 # refuse it, not accept it and emulate nothing (qtest stands in for one).

@@ -20,6 +20,10 @@
  *     over #AC.
  * Detection state is given with --detect on|off (what the boot asked for)
  * and cross-checked with MSR_TEST_CTRL bit 29 where it can be read.
+ * --detect bus-lock is bus-lock detection instead (DEBUGCTL bit 2, #AC
+ * off, Linux in fatal mode): each locked line-crossing access completes
+ * and then traps with #DB, which Linux answers with SIGBUS (BUS_ADRALN)
+ * pointing past the instruction.
  *
  * Output: one "ok - ..." / "not ok - ..." line per case, then a summary.
  * Exit status: 0 all cases as expected, 1 a mismatch, 2 usage error.
@@ -47,8 +51,11 @@
 #include <unistd.h>
 
 
-/* Address of the instruction under test, stored by each case just before it runs. */
-uintptr_t slb_expected_rip;
+/* Addresses of the instruction under test and of the next one, stored by each case before it runs. */
+uintptr_t slb_expected_rip, slb_next_rip;
+
+/* --detect: nothing, #AC before the access, #DB after it. */
+enum detect { DETECT_OFF, DETECT_AC, DETECT_DB };
 
 static sigjmp_buf jump;
 static volatile sig_atomic_t got_sig, got_code;
@@ -64,12 +71,15 @@ static volatile uintptr_t got_rip, got_addr;
 #define CASE_RCX(name, text, rcx)                                             \
 	static void name(void *p)                                             \
 	{                                                                     \
-		__asm__ volatile("lea 1f(%%rip), %%rax\n\t"                   \
+		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
+				 "lea 1f(%%rip), %%rax\n\t"                   \
 				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
 				 "mov $" #rcx ", %%rcx\n\t"                   \
 				 "xor %%edx, %%edx\n\t"                       \
 				 "xor %%ebx, %%ebx\n\t"                       \
 				 "1: " text "\n\t"                            \
+				 "2:\n\t"                                      \
 				 : : "D"(p) : "rax", "rbx", "rcx", "rdx",     \
 				   "memory", "cc");                           \
 	}
@@ -164,9 +174,10 @@ enum { PLACE_PAGE = 3, N_PLACES };
 static const enum slb_mode places[] = { SLB_MODE_ALIGNED, SLB_MODE_INLINE, SLB_MODE_SPLIT };
 static const char *const place_name[N_PLACES] = { "aligned", "inline", "split", "crossing into an unmapped page" };
 
-enum result { NONE, AC, GP, UD, PF, OTHER };
+enum result { NONE, AC, GP, UD, PF, DB, OTHER };
 static const char *const result_name[] = { "no trap", "#AC (SIGBUS/BUS_ADRALN)", "#GP (SIGSEGV)", "#UD (SIGILL)",
-					   "#PF (SIGSEGV at the first unmapped byte)", "other signal" };
+					   "#PF (SIGSEGV at the first unmapped byte)",
+					   "bus-lock #DB (SIGBUS/BUS_ADRALN past the instruction)", "other signal" };
 
 static void on_signal(int sig, siginfo_t *si, void *uc_)
 {
@@ -190,9 +201,9 @@ static __attribute__((noinline)) int run_one(void (*fn)(void *), void *p)
 
 /*
  * What the architecture says of in at p (at pl): #UD, #GP, #PF (before
- * #AC), #AC or nothing.
+ * #AC), #AC, #DB (after the access) or nothing.
  */
-static enum result expected(const struct insn *in, const unsigned char *p, int pl, int detect)
+static enum result expected(const struct insn *in, const unsigned char *p, int pl, enum detect detect)
 {
 	uintptr_t a = (uintptr_t)p + (uintptr_t)in->disp;
 
@@ -202,7 +213,9 @@ static enum result expected(const struct insn *in, const unsigned char *p, int p
 		return GP;
 	if (pl == PLACE_PAGE)
 		return PF;
-	return (detect && in->locked && slb_crosses_line(a, (size_t)in->size)) ? AC : NONE;
+	if (detect == DETECT_OFF || !in->locked || !slb_crosses_line(a, (size_t)in->size))
+		return NONE;
+	return detect == DETECT_AC ? AC : DB;
 }
 
 /*
@@ -214,7 +227,7 @@ static enum result classify(int sig, uintptr_t fault_at)
 	if (!sig)
 		return NONE;
 	if (sig == SIGBUS && got_code == BUS_ADRALN)
-		return AC;
+		return got_rip == slb_next_rip ? DB : AC;
 	if (sig == SIGSEGV)
 		return got_code == SEGV_MAPERR && got_addr == fault_at && fault_at ? PF : GP;
 	return sig == SIGILL ? UD : OTHER;
@@ -234,6 +247,7 @@ int main(int argc, char **argv)
 	long pagesz = sysconf(_SC_PAGESIZE);
 	uintptr_t gs_base = (uintptr_t)buf + 3;	/* odd: the base adds to the misalignment */
 	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err;
+	static const char *const detect_name[] = { "off", "on", "bus-lock" };
 	double d;
 	uint64_t tc;
 	cpu_set_t one;
@@ -246,18 +260,16 @@ int main(int argc, char **argv)
 			cpu = (int)d;
 			break;
 		case 'd':
-			if (!strcmp(optarg, "on"))
-				detect = 1;
-			else if (!strcmp(optarg, "off"))
-				detect = 0;
-			else {
-				fprintf(stderr, "slb-trapmatrix: --detect '%s' is not on or off\n", optarg);
+			for (detect = DETECT_DB; detect >= 0 && strcmp(optarg, detect_name[detect]); detect--)
+				;
+			if (detect < 0) {
+				fprintf(stderr, "slb-trapmatrix: --detect '%s' is not on, off or bus-lock\n", optarg);
 				return 2;
 			}
 			break;
 		case 'h':
-			printf("Usage: slb-trapmatrix --detect on|off [--cpu N]\n"
-			       "Check which LOCKed accesses raise #AC (see the source header).\n"
+			printf("Usage: slb-trapmatrix --detect on|off|bus-lock [--cpu N]\n"
+			       "Check which LOCKed accesses raise #AC or #DB (see the source header).\n"
 			       "Exit status: 0 as expected, 1 mismatch, 2 usage error.\n");
 			return 0;
 		default:
@@ -265,7 +277,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (detect < 0) {
-		fprintf(stderr, "slb-trapmatrix: --detect on|off is required\n");
+		fprintf(stderr, "slb-trapmatrix: --detect on|off|bus-lock is required\n");
 		return 2;
 	}
 	CPU_ZERO(&one);
@@ -277,11 +289,17 @@ int main(int argc, char **argv)
 	if ((err = msr_access(cpu, 0x33, &tc, 0)) == 0) {
 		int on = !!(tc & (1ull << 29));
 
-		printf("%s - MSR_TEST_CTRL on CPU %d is 0x%llx: detection %s\n", on == detect ? "ok" : "not ok",
-		       cpu, (unsigned long long)tc, on ? "on" : "off");
-		bad += on != detect;
+		printf("%s - MSR_TEST_CTRL on CPU %d is 0x%llx: detection %s\n",
+		       on == (detect == DETECT_AC) ? "ok" : "not ok", cpu, (unsigned long long)tc, on ? "on" : "off");
+		bad += on != (detect == DETECT_AC);
 	} else {
 		printf("# MSR_TEST_CTRL not readable (%s): absent or no msr driver\n", strerror(err));
+	}
+	if (detect == DETECT_DB) {
+		int on = msr_access(cpu, 0x1d9, &tc, 0) == 0 && (tc & (1ull << 2));
+
+		printf("%s - DEBUGCTL on CPU %d has BUS_LOCK_DETECT (bit 2) set\n", on ? "ok" : "not ok", cpu);
+		bad += !on;
 	}
 
 	/* Two pages, the second unmapped again: page_end is where it began. */
@@ -320,11 +338,12 @@ int main(int argc, char **argv)
 				area[k] = (unsigned char)(k * 7 + i);
 			memcpy(before, area, sizeof(buf));
 			got = classify(run_one(in->fn, in->gs ? (void *)((uintptr_t)p - gs_base) : p), fault_at);
-			if (got != NONE) {
+			/* a fault leaves all as it was; #DB comes after the access */
+			if (got != NONE && got != DB) {
 				rip_ok = got_rip == slb_expected_rip;
 				mem_ok = !memcmp(before, area, sizeof(buf));
 			}
-			traps += got == AC;
+			traps += got == AC || got == DB;
 			n++;
 			if (got == want && rip_ok && mem_ok) {
 				printf("ok - %s%s size %d %s: %s\n", in->locked ? "lock " : "", in->name,
@@ -343,7 +362,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("# CPU %d: %d cases, %d #AC traps, %d unexpected (detection %s)\n", cpu, n, traps, bad,
-	       detect ? "on" : "off");
+	printf("# CPU %d: %d cases, %d %s traps, %d unexpected (detection %s)\n", cpu, n, traps,
+	       detect == DETECT_DB ? "#DB" : "#AC", bad, detect_name[detect]);
 	return bad ? 1 : 0;
 }

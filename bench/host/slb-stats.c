@@ -185,6 +185,25 @@ static double rep_median(const struct run_scen *s, const char *key)
 }
 
 /*
+ * Median over reps of the load's rate: load_ops per second of load_end_ms
+ * (when it last reported). -1 if unknown.
+ */
+static double rate_median(const struct run_scen *s)
+{
+	double v[RUN_MAX_REPS];
+	int n = 0;
+
+	for (int i = 0; i < s->nreps; i++) {
+		const char *ops = kv_get(&s->reps[i].info, "load_ops", NULL);
+		const char *ms = kv_get(&s->reps[i].info, "load_end_ms", NULL);
+
+		if (ops && ms && atof(ops) >= 0 && atof(ms) > 0)
+			v[n++] = atof(ops) * 1000 / atof(ms);
+	}
+	return median_or(v, n, -1);
+}
+
+/*
  * Median over reps of the share of cyclictest's periods that completed
  * (ct_cycles of ct_expected): below 100 % the isolated vCPU was starved,
  * which the latency histogram alone does not show. -1 if unknown.
@@ -308,7 +327,8 @@ static const struct cmp *role_cmp(const struct run_scen *s)
  * Verdict sentences from the scenarios' roles (scenarios.conf columns 5
  * and 6), whatever the scenarios are called: expect=harm states what the
  * load did over its control, kill what detection did to the offender,
- * throttle how the warn modes let it live, cost what detection costs a
+ * throttle how the warn modes let it live, ratelimit how fast the #DB
+ * rate limit let the offender go, cost what detection costs a
  * split-lock-free load, none whether the scenario differs from its
  * control. The decision takes the first harm and the
  * first kill scenario.
@@ -372,6 +392,10 @@ static void verdicts(void)
 				cost = c;
 			VERDICT("%s: with detection on, a split-lock-free load changed p99.9 over %s by %s%s.",
 				sc->name, sc->control, effect(c), sig_word(c));
+		} else if (!strcmp(sc->expect, "ratelimit")) {
+			VERDICT("%s: the offender %s (load fates: %s) and was held to %.1f split locks per second (median over reps; bus-lock #DB traps are not counted as #AC traps); p99.9 versus %s %s%s.",
+				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,
+				rate_median(sc), sc->control, effect(c), sig_word(c));
 		} else if (!strcmp(sc->expect, "throttle")) {
 			VERDICT("%s: the offender %s (load fates: %s) and trapped %.0f times per rep (median)%s; p99.9 versus %s %s%s.",
 				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,

@@ -45,7 +45,8 @@ struct run_scen {
 	/*
 	 * Roles, from the run's scenarios.conf (columns 5 and 6): the
 	 * scenario this one is judged against ("" when none) and what the
-	 * study expects of it: none, harm, kill or throttle ("" unknown);
+	 * study expects of it: none, harm, kill, throttle, ratelimit, cost or
+	 * rtkill ("" unknown);
 	 * what: column 7, the scenario's own words.
 	 */
 	char control[64], expect[16], what[160];
