@@ -30,13 +30,20 @@ echo "sld_cpu_traps=${cpus:-none}"
 # What happened to the load, from how it ended and the kernel's counters,
 # not from its exit status alone: none, never-trapped, killed (SIGBUS),
 # survived-sigbus (it handled the SIGBUS and went on: slb-load
-# --catch-sigbus exits 3), throttled (warn mode: it trapped and lived),
-# failed; "(unconfirmed)" when the kernel's counters disagree.
+# --catch-sigbus exits 3), throttled (warn mode: it trapped and lived;
+# or ratelimit: its bus locks trapped with #DB, which the counters do not
+# count but the kernel log shows), failed; "(unconfirmed)" when the
+# kernel's counters disagree.
 case $fate in
 none) lo=none ;;
 sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
 "exit 3") lo=survived-sigbus; [ "$traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
-completed) if [ "$traps" -gt 0 ] 2>/dev/null; then lo=throttled; else lo=never-trapped; fi ;;
+completed)
+	if [ "$traps" -gt 0 ] 2>/dev/null || grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then
+		lo=throttled
+	else
+		lo=never-trapped
+	fi ;;
 *) lo=failed ;;
 esac
 echo "load_outcome=$lo"

@@ -26,6 +26,9 @@ craft clean completed 0 0
 craft nocounters completed absent
 craft liar sigbus 0 0
 craft idle none 0 0
+craft dbtrapped completed 0 0
+echo '[    1.0] x86/split lock detection: #DB: slb-load/61 took a bus_lock trap at address: 0x402c25' >"$T_TMP/dbtrapped/files/dmesg.txt"
+"$RI" "$T_TMP/dbtrapped" 10 1000 >"$T_TMP/dbtrapped/rep.info"
 craft broken "exit 1" 0 0
 t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
 t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
@@ -34,6 +37,7 @@ t_ok "ran to the end, no trap: never-trapped" outcome_is clean never-trapped
 t_ok "no counters (no detection): never-trapped" outcome_is nocounters never-trapped
 t_ok "SIGBUS the kernel did not count: 'killed (unconfirmed)'" outcome_is liar "killed (unconfirmed)"
 t_ok "no load: none" outcome_is idle none
+t_ok "ran to the end, no #AC but bus-lock #DB traps in the kernel log (ratelimit): throttled" outcome_is dbtrapped throttled
 t_ok "any other exit: failed" outcome_is broken failed
 t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
