@@ -13,7 +13,9 @@
  *   - LOCK BTS/BTR/BTC on a register destination raises #UD (SIGILL);
  *   - BTS/BTR/BTC with a register bit offset is checked where the offset
  *     moves the operand (here into a crossing in the inline placement);
- *   - a GS segment base is part of the address that is checked;
+ *   - a GS or FS segment base is part of the address that is checked
+ *     (FS, which glibc keeps for TLS, is switched to the test base around
+ *     the instruction only, and back first thing in the signal handler);
  *   - an access crossing into an unmapped page raises #PF (SIGSEGV with
  *     si_addr = CR2 = the page start, or the operand if a bit offset moved
  *     it wholly into that page), detection on or off: #PF takes priority
@@ -53,6 +55,9 @@
 
 /* Addresses of the instruction under test and of the next one, stored by each case before it runs. */
 uintptr_t slb_expected_rip, slb_next_rip;
+
+/* FS base of the FS cases, and the program's own (TLS) to go back to. */
+uintptr_t slb_fs_base, slb_fs_orig;
 
 /* --detect: nothing, #AC before the access, #DB after it. */
 enum detect { DETECT_OFF, DETECT_AC, DETECT_DB };
@@ -118,6 +123,44 @@ CASE_RCX(btc_off_4, "lock btcl %%ecx, (%%rdi)", 480)
 /* %rdi holds the offset from the GS base (set by main) to the operand. */
 CASE3(gs_add, "lock addw $1, %%gs:(%%rdi)", "lock addl $1, %%gs:(%%rdi)", "lock addq $1, %%gs:(%%rdi)")
 CASE3(gs_xchg, "xchgw %%cx, %%gs:(%%rdi)", "xchgl %%ecx, %%gs:(%%rdi)", "xchgq %%rcx, %%gs:(%%rdi)")
+
+/* arch_prctl(ARCH_SET_FS, FIELD) as a raw system call: no libc, no TLS. */
+#define SET_FS_ASM(field) \
+	"mov $158, %%eax\n\t" /* SYS_arch_prctl */ "mov $0x1002, %%edi\n\t" /* ARCH_SET_FS */ \
+	"mov " field "(%%rip), %%rsi\n\t" "syscall\n\t"
+
+/*
+ * CASE_FS(name, text): as CASE, with the FS base switched to slb_fs_base
+ * around the instruction (%rdi: the operand's offset from it).
+ */
+#define CASE_FS(name, text)                                                   \
+	static void name(void *p)                                             \
+	{                                                                     \
+		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
+				 "lea 1f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
+				 "mov %0, %%r12\n\t"                          \
+				 SET_FS_ASM("slb_fs_base")                    \
+				 "mov %%r12, %%rdi\n\t"                       \
+				 "mov $1, %%rcx\n\t"                          \
+				 "xor %%edx, %%edx\n\t"                       \
+				 "xor %%ebx, %%ebx\n\t"                       \
+				 "1: " text "\n\t"                            \
+				 "2:\n\t"                                      \
+				 SET_FS_ASM("slb_fs_orig")                    \
+				 : : "r"(p) : "rax", "rbx", "rcx", "rdx", "rdi", \
+				   "rsi", "r11", "r12", "memory", "cc");       \
+	}
+CASE_FS(fs_add_2, "lock addw $1, %%fs:(%%rdi)")
+CASE_FS(fs_add_4, "lock addl $1, %%fs:(%%rdi)")
+CASE_FS(fs_add_8, "lock addq $1, %%fs:(%%rdi)")
+
+/* Back to the program's own FS base (a signal may come from an FS case). */
+static inline void restore_fs(void)
+{
+	__asm__ volatile(SET_FS_ASM("slb_fs_orig") : : : "rax", "rcx", "rdi", "rsi", "r11", "memory");
+}
 /*
  * LOCK on a register destination is #UD: the assembler refuses to write
  * it, so the bytes are spelled out (%ebx destination, %ecx bit offset).
@@ -136,14 +179,16 @@ struct insn {
 	int locked;
 	int regdest;	/* LOCK on a register destination: #UD wherever p is */
 	int disp;	/* bytes the register bit offset moves the operand */
-	int gs;		/* addressed through the GS base */
+	int seg;	/* addressed through a segment base: SEG_GS, SEG_FS */
 };
+
+enum { SEG_NONE, SEG_GS, SEG_FS };
 
 #define ROW3(op, locked) \
 	{ #op, 2, op##_2, locked, 0, 0, 0 }, { #op, 4, op##_4, locked, 0, 0, 0 }, \
 	{ #op, 8, op##_8, locked, 0, 0, 0 }
-#define ROW3_GS(op, name) \
-	{ name, 2, op##_2, 1, 0, 0, 1 }, { name, 4, op##_4, 1, 0, 0, 1 }, { name, 8, op##_8, 1, 0, 0, 1 }
+#define ROW3_SEG(op, name, seg) \
+	{ name, 2, op##_2, 1, 0, 0, seg }, { name, 4, op##_4, 1, 0, 0, seg }, { name, 8, op##_8, 1, 0, 0, seg }
 
 static const struct insn insns[] = {
 	ROW3(add, 1), ROW3(adc, 1), ROW3(and, 1), ROW3(or, 1), ROW3(xor, 1),
@@ -161,7 +206,8 @@ static const struct insn insns[] = {
 	{ "bts, register bit offset 448,", 8, bts_off_8, 1, 0, 56, 0 },
 	{ "btr, register bit offset 480,", 4, btr_off_4, 1, 0, 60, 0 },
 	{ "btc, register bit offset 480,", 4, btc_off_4, 1, 0, 60, 0 },
-	ROW3_GS(gs_add, "add via %gs"), ROW3_GS(gs_xchg, "xchg via %gs"),
+	ROW3_SEG(gs_add, "add via %gs", SEG_GS), ROW3_SEG(gs_xchg, "xchg via %gs", SEG_GS),
+	ROW3_SEG(fs_add, "add via %fs", SEG_FS),
 	ROW3(unlocked_add, 0),
 };
 
@@ -183,6 +229,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
 
+	restore_fs();
 	got_sig = sig;
 	got_code = si->si_code;
 	got_rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -309,8 +356,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	page_end = pages + pagesz;
-	if (syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base)) {
-		fprintf(stderr, "slb-trapmatrix: cannot set the GS base: %s\n", strerror(errno));
+	slb_fs_base = (uintptr_t)buf + 5;
+	if (syscall(SYS_arch_prctl, ARCH_GET_FS, &slb_fs_orig) || syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base)) {
+		fprintf(stderr, "slb-trapmatrix: cannot read the FS or set the GS base: %s\n", strerror(errno));
 		return 1;
 	}
 
@@ -333,11 +381,13 @@ int main(int argc, char **argv)
 			/* CR2: the first byte of the access that is in the unmapped page */
 			uintptr_t a = (uintptr_t)p + (uintptr_t)in->disp;
 			uintptr_t fault_at = pl != PLACE_PAGE ? 0 : a > (uintptr_t)page_end ? a : (uintptr_t)page_end;
+			uintptr_t seg_base;
 
 			for (size_t k = 0; k < sizeof(buf); k++)
 				area[k] = (unsigned char)(k * 7 + i);
 			memcpy(before, area, sizeof(buf));
-			got = classify(run_one(in->fn, in->gs ? (void *)((uintptr_t)p - gs_base) : p), fault_at);
+			seg_base = in->seg == SEG_GS ? gs_base : in->seg == SEG_FS ? slb_fs_base : 0;
+			got = classify(run_one(in->fn, (void *)((uintptr_t)p - seg_base)), fault_at);
 			/* a fault leaves all as it was; #DB comes after the access */
 			if (got != NONE && got != DB) {
 				rip_ok = got_rip == slb_expected_rip;
