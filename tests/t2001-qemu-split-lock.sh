@@ -4,7 +4,8 @@
 # the trap matrix with detection on and off, MSR_TEST_CTRL and
 # IA32_CORE_CAPABILITIES present or #GP, the unmodified 6.12 detection code
 # coming up through the CORE_CAPS and model-table paths, TEST_CTRL
-# shared by the SMT threads of a core, and bus-lock detection (#DB).
+# shared by the SMT threads of a core, and bus-lock detection (#DB), also
+# of a LOCK on device memory (the edu device's BAR).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "emulated split-lock tests"
 FATAL_MSG='x86/split lock detection: #AC: crashing the kernel on kernel split_locks and sending SIGBUS on user-space split_locks'
@@ -18,12 +19,24 @@ slb-msr read 0 0x33 >test_ctrl 2>&1; echo $? >test_ctrl.rc
 JOB
 }
 
+# The edu device's BAR 0 (device memory) in the guest: its sysfs resource file.
+EDU=(--qemu-arg -device --qemu-arg edu)
+edu_job() {
+	cat <<'JOB'
+edu=
+for dev in /sys/bus/pci/devices/*; do
+	[ "$(cat "$dev/vendor"):$(cat "$dev/device")" = 0x1234:0x11e8 ] && edu=$dev/resource0
+done
+echo "edu BAR 0: ${edu:-not found}"
+JOB
+}
+
 # 1. Detection on (upstream fatal mode), default CPU (Snowridge).
 d=$T_TMP/on
-t_boot "$d" -j "$({ probe_job; cat <<'JOB'
+t_boot "$d" "${EDU[@]}" -j "$({ probe_job; edu_job; cat <<'JOB'
 slb-msr write 0 0x33 0x60000000 2>reserved.err; echo $? >reserved.rc
 slb-msr write 0 0x1d9 0x4 2>debugctl_bld.err; echo $? >debugctl_bld.rc
-slb-trapmatrix --detect on >matrix.txt
+slb-trapmatrix --detect on --mmio "$edu" >matrix.txt
 JOB
 } | t_job on)" -a split_lock_detect=fatal -t 300
 t_ok "Snowridge guest with split_lock_detect=fatal boots" t_outcome "$d" ok
@@ -91,12 +104,12 @@ t_ok "thread 1 traps every split lock after thread 0 set detection" no_fail matr
 # lock with SIGBUS after the instruction; ratelimit:10 on a CPU with both
 # turns #AC off and holds an offender to about 10 bus locks per second.
 d=$T_TMP/bld
-t_boot "$d" -c Snowridge,-hypervisor,-split-lock-detect,+bus-lock-detect \
-	-j "$(t_job bld <<'JOB'
+t_boot "$d" -c Snowridge,-hypervisor,-split-lock-detect,+bus-lock-detect "${EDU[@]}" \
+	-j "$({ edu_job; cat <<'JOB'
 slb-msr read 0 0x1d9 >debugctl 2>&1
-slb-trapmatrix --detect bus-lock >matrix.txt
+slb-trapmatrix --detect bus-lock --mmio "$edu" >matrix.txt
 JOB
-)" -a split_lock_detect=fatal -t 300 &
+} | t_job bld)" -a split_lock_detect=fatal -t 300 &
 rl=$T_TMP/ratelimit
 t_boot "$rl" -c Snowridge,-hypervisor,+bus-lock-detect -j "$(t_job ratelimit <<'JOB'
 slb-msr read 0 0x1d9 >debugctl 2>&1

@@ -16,6 +16,8 @@
  *   - a GS or FS segment base is part of the address that is checked
  *     (FS, which glibc keeps for TLS, is switched to the test base around
  *     the instruction only, and back first thing in the signal handler);
+ *   - the same holds in 32-bit code (compatibility mode: LOCK ADD, XCHG,
+ *     CMPXCHG8B addressing through %edi), where the address is 32 bits;
  *   - an access crossing into an unmapped page raises #PF (SIGSEGV with
  *     si_addr = CR2 = the page start, or the operand if a bit offset moved
  *     it wholly into that page), detection on or off: #PF takes priority
@@ -26,6 +28,9 @@
  * off, Linux in fatal mode): each locked line-crossing access completes
  * and then traps with #DB, which Linux answers with SIGBUS (BUS_ADRALN)
  * pointing past the instruction.
+ * --mmio FILE adds cases on device memory (a PCI BAR's sysfs resource file,
+ * mapped uncached): a LOCKed access there is a bus lock however it is
+ * aligned, so bus-lock detection traps it and split-lock detection does not.
  *
  * Output: one "ok - ..." / "not ok - ..." line per case, then a summary.
  * Exit status: 0 all cases as expected, 1 a mismatch, 2 usage error.
@@ -38,6 +43,7 @@
 #include "../lib/splitaddr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -92,6 +98,7 @@ static volatile uintptr_t got_rip, got_addr;
 #define CASE3(op, text_w, text_l, text_q) \
 	CASE(op##_2, text_w) CASE(op##_4, text_l) CASE(op##_8, text_q)
 
+CASE(add_1, "lock addb $1, (%%rdi)")
 CASE3(add, "lock addw $1, (%%rdi)", "lock addl $1, (%%rdi)", "lock addq $1, (%%rdi)")
 CASE3(adc, "lock adcw $1, (%%rdi)", "lock adcl $1, (%%rdi)", "lock adcq $1, (%%rdi)")
 CASE3(and, "lock andw $1, (%%rdi)", "lock andl $1, (%%rdi)", "lock andq $1, (%%rdi)")
@@ -156,6 +163,50 @@ CASE_FS(fs_add_2, "lock addw $1, %%fs:(%%rdi)")
 CASE_FS(fs_add_4, "lock addl $1, %%fs:(%%rdi)")
 CASE_FS(fs_add_8, "lock addq $1, %%fs:(%%rdi)")
 
+/*
+ * CASE32(name, text): as CASE, with text run as 32-bit code (compatibility
+ * mode): a far jump into the kernel's 32-bit user code segment (__USER32_CS,
+ * selector 0x23), the instruction addressing through %edi, and a far jump
+ * back to __USER_CS (0x33). No stack use in between (%esp is not the
+ * stack there); code and operand must lie below 4 GiB (main checks). Not a
+ * far return: qemu 7.2's TCG pops its stack with a supervisor access,
+ * which SMAP refuses for a user stack (a #PF the guest kernel oopses on).
+ */
+/* The far pointer (m16:32) of the jump into 32-bit code: offset, selector. */
+struct __attribute__((packed)) {
+	uint32_t offset;
+	uint16_t selector;
+} slb_far32 = { 0, 0x23 };
+
+#define CASE32(name, text)                                                    \
+	static void name(void *p)                                             \
+	{                                                                     \
+		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
+				 "lea 1f(%%rip), %%rax\n\t"                   \
+				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
+				 "mov $1, %%ecx\n\t"                          \
+				 "xor %%edx, %%edx\n\t"                       \
+				 "xor %%ebx, %%ebx\n\t"                       \
+				 "lea 3f(%%rip), %%rax\n\t"                   \
+				 "mov %%eax, slb_far32(%%rip)\n\t"            \
+				 "ljmpl *slb_far32(%%rip)\n\t"                \
+				 ".code32\n"                                  \
+				 "3:\n"                                       \
+				 "1: " text "\n"                              \
+				 "2: ljmp $0x33, $4f\n\t"                     \
+				 ".code64\n"                                  \
+				 "4:\n\t"                                     \
+				 : : "D"(p) : "rax", "rbx", "rcx", "rdx", "r8", \
+				   "r9", "r10", "r11", "r12", "r13", "r14",   \
+				   "r15", "memory", "cc");                    \
+	}
+CASE32(c32_add_2, "lock addw $1, (%%edi)")
+CASE32(c32_add_4, "lock addl $1, (%%edi)")
+CASE32(c32_xchg_2, "xchgw %%cx, (%%edi)")
+CASE32(c32_xchg_4, "xchgl %%ecx, (%%edi)")
+CASE32(c32_cmpxchg8b_8, "lock cmpxchg8b (%%edi)")
+
 /* Back to the program's own FS base (a signal may come from an FS case). */
 static inline void restore_fs(void)
 {
@@ -180,34 +231,41 @@ struct insn {
 	int regdest;	/* LOCK on a register destination: #UD wherever p is */
 	int disp;	/* bytes the register bit offset moves the operand */
 	int seg;	/* addressed through a segment base: SEG_GS, SEG_FS */
+	int code32;	/* runs as 32-bit code: operand below 4 GiB */
 };
 
 enum { SEG_NONE, SEG_GS, SEG_FS };
 
 #define ROW3(op, locked) \
-	{ #op, 2, op##_2, locked, 0, 0, 0 }, { #op, 4, op##_4, locked, 0, 0, 0 }, \
-	{ #op, 8, op##_8, locked, 0, 0, 0 }
+	{ #op, 2, op##_2, locked, 0, 0, 0, 0 }, { #op, 4, op##_4, locked, 0, 0, 0, 0 }, \
+	{ #op, 8, op##_8, locked, 0, 0, 0, 0 }
 #define ROW3_SEG(op, name, seg) \
-	{ name, 2, op##_2, 1, 0, 0, seg }, { name, 4, op##_4, 1, 0, 0, seg }, { name, 8, op##_8, 1, 0, 0, seg }
+	{ name, 2, op##_2, 1, 0, 0, seg, 0 }, { name, 4, op##_4, 1, 0, 0, seg, 0 }, \
+	{ name, 8, op##_8, 1, 0, 0, seg, 0 }
 
 static const struct insn insns[] = {
 	ROW3(add, 1), ROW3(adc, 1), ROW3(and, 1), ROW3(or, 1), ROW3(xor, 1),
 	ROW3(sub, 1), ROW3(sbb, 1), ROW3(inc, 1), ROW3(dec, 1), ROW3(neg, 1),
 	ROW3(not, 1), ROW3(bts, 1), ROW3(btr, 1), ROW3(btc, 1), ROW3(xadd, 1),
 	ROW3(cmpxchg, 1), ROW3(xchg, 1),
-	{ "cmpxchg8b", 8, cmpxchg8b_8, 1, 0, 0, 0 },
-	{ "cmpxchg16b", 16, cmpxchg16b_16, 1, 0, 0, 0 },
-	{ "bts $1 to a register", 4, bts_imm_reg_4, 1, 1, 0, 0 },
-	{ "bts to a register", 4, bts_reg_reg_4, 1, 1, 0, 0 },
-	{ "btr to a register", 4, btr_reg_reg_4, 1, 1, 0, 0 },
-	{ "btc to a register", 4, btc_reg_reg_4, 1, 1, 0, 0 },
-	{ "bts, register bit offset 496,", 2, bts_off_2, 1, 0, 62, 0 },
-	{ "bts, register bit offset 480,", 4, bts_off_4, 1, 0, 60, 0 },
-	{ "bts, register bit offset 448,", 8, bts_off_8, 1, 0, 56, 0 },
-	{ "btr, register bit offset 480,", 4, btr_off_4, 1, 0, 60, 0 },
-	{ "btc, register bit offset 480,", 4, btc_off_4, 1, 0, 60, 0 },
+	{ "cmpxchg8b", 8, cmpxchg8b_8, 1, 0, 0, 0, 0 },
+	{ "cmpxchg16b", 16, cmpxchg16b_16, 1, 0, 0, 0, 0 },
+	{ "bts $1 to a register", 4, bts_imm_reg_4, 1, 1, 0, 0, 0 },
+	{ "bts to a register", 4, bts_reg_reg_4, 1, 1, 0, 0, 0 },
+	{ "btr to a register", 4, btr_reg_reg_4, 1, 1, 0, 0, 0 },
+	{ "btc to a register", 4, btc_reg_reg_4, 1, 1, 0, 0, 0 },
+	{ "bts, register bit offset 496,", 2, bts_off_2, 1, 0, 62, 0, 0 },
+	{ "bts, register bit offset 480,", 4, bts_off_4, 1, 0, 60, 0, 0 },
+	{ "bts, register bit offset 448,", 8, bts_off_8, 1, 0, 56, 0, 0 },
+	{ "btr, register bit offset 480,", 4, btr_off_4, 1, 0, 60, 0, 0 },
+	{ "btc, register bit offset 480,", 4, btc_off_4, 1, 0, 60, 0, 0 },
 	ROW3_SEG(gs_add, "add via %gs", SEG_GS), ROW3_SEG(gs_xchg, "xchg via %gs", SEG_GS),
 	ROW3_SEG(fs_add, "add via %fs", SEG_FS),
+	{ "add in 32-bit code", 2, c32_add_2, 1, 0, 0, 0, 1 },
+	{ "add in 32-bit code", 4, c32_add_4, 1, 0, 0, 0, 1 },
+	{ "xchg in 32-bit code", 2, c32_xchg_2, 1, 0, 0, 0, 1 },
+	{ "xchg in 32-bit code", 4, c32_xchg_4, 1, 0, 0, 0, 1 },
+	{ "cmpxchg8b in 32-bit code", 8, c32_cmpxchg8b_8, 1, 0, 0, 0, 1 },
 	ROW3(unlocked_add, 0),
 };
 
@@ -280,11 +338,73 @@ static enum result classify(int sig, uintptr_t fault_at)
 	return sig == SIGILL ? UD : OTHER;
 }
 
+/* Print the outcome of one case; returns 1 if it is not what was expected. */
+static int report(const struct insn *in, const char *place, enum result want, enum result got, int rip_ok,
+		  int mem_ok, uintptr_t fault_at)
+{
+	if (got == want && rip_ok && mem_ok) {
+		printf("ok - %s%s size %d %s: %s\n", in->locked ? "lock " : "", in->name, in->size, place,
+		       result_name[got]);
+		return 0;
+	}
+	printf("not ok - %s%s size %d %s: expected %s, got %s%s%s", in->locked ? "lock " : "", in->name, in->size,
+	       place, result_name[want], result_name[got], rip_ok ? "" : ", RIP not at the instruction",
+	       mem_ok ? "" : ", memory changed by a faulting access");
+	if (got_sig == SIGSEGV)
+		printf(" (si_addr %#lx, expected %#lx)", (unsigned long)got_addr, (unsigned long)fault_at);
+	printf("\n");
+	return 1;
+}
+
+/*
+ * --mmio: the cases run on a device register (a PCI BAR's sysfs resource
+ * file, mapped uncached), at MMIO_OFFSET of its first page. A LOCKed access
+ * to uncacheable memory takes a bus lock however it is aligned: bus-lock
+ * detection traps it (#DB after it), split-lock detection does not (#AC is
+ * for line-crossing accesses only). The edu device's register 0x80 (DMA
+ * source address) takes 4- and 8-byte accesses and ignores the rest.
+ */
+#define MMIO_OFFSET 0x80
+static const struct insn mmio_insns[] = {
+	{ "add", 1, add_1, 1, 0, 0, 0, 0 },
+	{ "add", 4, add_4, 1, 0, 0, 0, 0 },
+	{ "add", 8, add_8, 1, 0, 0, 0, 0 },
+	{ "xchg", 4, xchg_4, 1, 0, 0, 0, 0 },
+	{ "cmpxchg", 4, cmpxchg_4, 1, 0, 0, 0, 0 },
+	{ "unlocked_add", 4, unlocked_add_4, 0, 0, 0, 0, 0 },
+};
+
+/* Run mmio_insns on the device memory of resource file path; returns the mismatches. */
+static int run_mmio(const char *path, enum detect detect, int *n, int *traps)
+{
+	int fd = open(path, O_RDWR | O_SYNC), bad = 0;
+	unsigned char *io = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (io == MAP_FAILED) {
+		printf("not ok - cannot map device memory %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(mmio_insns) / sizeof(mmio_insns[0]); i++) {
+		const struct insn *in = &mmio_insns[i];
+		enum result want = in->locked && detect == DETECT_DB ? DB : NONE;
+		enum result got = classify(run_one(in->fn, io + MMIO_OFFSET), 0);
+		int rip_ok = got == NONE || got == DB || got_rip == slb_expected_rip;
+
+		*traps += got == AC || got == DB;
+		++*n;
+		bad += report(in, "aligned on device memory (MMIO)", want, got, rip_ok, 1, 0);
+	}
+	munmap(io, 4096);
+	close(fd);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "detect", required_argument, NULL, 'd' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "mmio", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -293,13 +413,14 @@ int main(int argc, char **argv)
 	unsigned char before[4 * SLB_LINE], *pages, *page_end;
 	long pagesz = sysconf(_SC_PAGESIZE);
 	uintptr_t gs_base = (uintptr_t)buf + 3;	/* odd: the base adds to the misalignment */
-	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err;
+	int c, detect = -1, bad = 0, n = 0, traps = 0, cpu = 0, err, no_code32 = 0;
 	static const char *const detect_name[] = { "off", "on", "bus-lock" };
 	double d;
 	uint64_t tc;
 	cpu_set_t one;
+	const char *mmio = NULL;
 
-	while ((c = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (num_parse("slb-trapmatrix", "--cpu", optarg, 0, CPU_SETSIZE - 1, 1, &d))
@@ -314,8 +435,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'm':
+			mmio = optarg;
+			break;
 		case 'h':
-			printf("Usage: slb-trapmatrix --detect on|off|bus-lock [--cpu N]\n"
+			printf("Usage: slb-trapmatrix --detect on|off|bus-lock [--cpu N] [--mmio RESOURCE_FILE]\n"
 			       "Check which LOCKed accesses raise #AC or #DB (see the source header).\n"
 			       "Exit status: 0 as expected, 1 mismatch, 2 usage error.\n");
 			return 0;
@@ -350,12 +474,19 @@ int main(int argc, char **argv)
 	}
 
 	/* Two pages, the second unmapped again: page_end is where it began. */
-	pages = mmap(NULL, 2 * (size_t)pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pages = mmap(NULL, 2 * (size_t)pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		     -1, 0);
 	if (pages == MAP_FAILED || munmap(pages + pagesz, (size_t)pagesz)) {
 		fprintf(stderr, "slb-trapmatrix: cannot map a page before a hole: %s\n", strerror(errno));
 		return 1;
 	}
 	page_end = pages + pagesz;
+	/* 32-bit code reaches only the low 4 GiB: a PIE build could not run it */
+	if (((uintptr_t)buf | (uintptr_t)page_end | (uintptr_t)c32_add_2) >> 32) {
+		printf("not ok - 32-bit cases: code or operands above 4 GiB (build static, not PIE)\n");
+		bad++;
+		no_code32 = 1;
+	}
 	slb_fs_base = (uintptr_t)buf + 5;
 	if (syscall(SYS_arch_prctl, ARCH_GET_FS, &slb_fs_orig) || syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base)) {
 		fprintf(stderr, "slb-trapmatrix: cannot read the FS or set the GS base: %s\n", strerror(errno));
@@ -383,6 +514,8 @@ int main(int argc, char **argv)
 			uintptr_t fault_at = pl != PLACE_PAGE ? 0 : a > (uintptr_t)page_end ? a : (uintptr_t)page_end;
 			uintptr_t seg_base;
 
+			if (in->code32 && no_code32)
+				continue;
 			for (size_t k = 0; k < sizeof(buf); k++)
 				area[k] = (unsigned char)(k * 7 + i);
 			memcpy(before, area, sizeof(buf));
@@ -395,23 +528,11 @@ int main(int argc, char **argv)
 			}
 			traps += got == AC || got == DB;
 			n++;
-			if (got == want && rip_ok && mem_ok) {
-				printf("ok - %s%s size %d %s: %s\n", in->locked ? "lock " : "", in->name,
-				       in->size, place_name[pl], result_name[got]);
-			} else {
-				bad++;
-				printf("not ok - %s%s size %d %s: expected %s, got %s%s%s",
-				       in->locked ? "lock " : "", in->name, in->size, place_name[pl],
-				       result_name[want], result_name[got],
-				       rip_ok ? "" : ", RIP not at the instruction",
-				       mem_ok ? "" : ", memory changed by a faulting access");
-				if (got_sig == SIGSEGV)
-					printf(" (si_addr %#lx, expected %#lx)", (unsigned long)got_addr,
-					       (unsigned long)fault_at);
-				printf("\n");
-			}
+			bad += report(in, place_name[pl], want, got, rip_ok, mem_ok, fault_at);
 		}
 	}
+	if (mmio)
+		bad += run_mmio(mmio, detect, &n, &traps);
 	printf("# CPU %d: %d cases, %d %s traps, %d unexpected (detection %s)\n", cpu, n, traps,
 	       detect == DETECT_DB ? "#DB" : "#AC", bad, detect_name[detect]);
 	return bad ? 1 : 0;
