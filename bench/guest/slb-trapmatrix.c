@@ -55,6 +55,7 @@
 #include <asm/prctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -72,6 +73,14 @@ static sigjmp_buf jump;
 static volatile sig_atomic_t got_sig, got_code;
 static volatile uintptr_t got_rip, got_addr;
 
+/* Store the addresses of labels 1 (the instruction) and 2 (the next one). */
+#define STORE_RIPS                                                            \
+	"lea 2f(%%rip), %%rax\n\t" "mov %%rax, slb_next_rip(%%rip)\n\t"       \
+	"lea 1f(%%rip), %%rax\n\t" "mov %%rax, slb_expected_rip(%%rip)\n\t"
+
+/* The instruction's other registers: %rcx = rcx, %rdx = %rbx = 0. */
+#define SET_REGS(rcx) "mov $" #rcx ", %%rcx\n\t" "xor %%edx, %%edx\n\t" "xor %%ebx, %%ebx\n\t"
+
 /*
  * CASE(name, text): a function running the single instruction text on the
  * operand at %rdi, after storing the instruction's address.
@@ -82,13 +91,7 @@ static volatile uintptr_t got_rip, got_addr;
 #define CASE_RCX(name, text, rcx)                                             \
 	static void name(void *p)                                             \
 	{                                                                     \
-		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
-				 "lea 1f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
-				 "mov $" #rcx ", %%rcx\n\t"                   \
-				 "xor %%edx, %%edx\n\t"                       \
-				 "xor %%ebx, %%ebx\n\t"                       \
+		__asm__ volatile(STORE_RIPS SET_REGS(rcx)                     \
 				 "1: " text "\n\t"                            \
 				 "2:\n\t"                                      \
 				 : : "D"(p) : "rax", "rbx", "rcx", "rdx",     \
@@ -143,16 +146,11 @@ CASE3(gs_xchg, "xchgw %%cx, %%gs:(%%rdi)", "xchgl %%ecx, %%gs:(%%rdi)", "xchgq %
 #define CASE_FS(name, text)                                                   \
 	static void name(void *p)                                             \
 	{                                                                     \
-		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
-				 "lea 1f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
+		__asm__ volatile(STORE_RIPS                                   \
 				 "mov %0, %%r12\n\t"                          \
 				 SET_FS_ASM("slb_fs_base")                    \
 				 "mov %%r12, %%rdi\n\t"                       \
-				 "mov $1, %%rcx\n\t"                          \
-				 "xor %%edx, %%edx\n\t"                       \
-				 "xor %%ebx, %%ebx\n\t"                       \
+				 SET_REGS(1)                                  \
 				 "1: " text "\n\t"                            \
 				 "2:\n\t"                                      \
 				 SET_FS_ASM("slb_fs_orig")                    \
@@ -171,6 +169,10 @@ CASE_FS(fs_add_8, "lock addq $1, %%fs:(%%rdi)")
  * stack there); code and operand must lie below 4 GiB (main checks). Not a
  * far return: qemu 7.2's TCG pops its stack with a supervisor access,
  * which SMAP refuses for a user stack (a #PF the guest kernel oopses on).
+ * The upper halves of the registers are undefined after compatibility
+ * mode (an interrupt taken there returns with %rsp cut to 32 bits, as
+ * TCG does): %rsp and %rbp are saved before and restored after, %rdi is
+ * an output, the rest are clobbered.
  */
 /* The far pointer (m16:32) of the jump into 32-bit code: offset, selector. */
 struct __attribute__((packed)) {
@@ -178,26 +180,26 @@ struct __attribute__((packed)) {
 	uint16_t selector;
 } slb_far32 = { 0, 0x23 };
 
+/* %rsp and %rbp across the 32-bit code. */
+uint64_t slb_saved_rsp, slb_saved_rbp;
+
 #define CASE32(name, text)                                                    \
 	static void name(void *p)                                             \
 	{                                                                     \
-		__asm__ volatile("lea 2f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_next_rip(%%rip)\n\t"         \
-				 "lea 1f(%%rip), %%rax\n\t"                   \
-				 "mov %%rax, slb_expected_rip(%%rip)\n\t"     \
-				 "mov $1, %%ecx\n\t"                          \
-				 "xor %%edx, %%edx\n\t"                       \
-				 "xor %%ebx, %%ebx\n\t"                       \
+		__asm__ volatile(STORE_RIPS SET_REGS(1)                       \
 				 "lea 3f(%%rip), %%rax\n\t"                   \
 				 "mov %%eax, slb_far32(%%rip)\n\t"            \
+				 "mov %%rsp, slb_saved_rsp(%%rip)\n\t"        \
+				 "mov %%rbp, slb_saved_rbp(%%rip)\n\t"        \
 				 "ljmpl *slb_far32(%%rip)\n\t"                \
 				 ".code32\n"                                  \
 				 "3:\n"                                       \
 				 "1: " text "\n"                              \
 				 "2: ljmp $0x33, $4f\n\t"                     \
 				 ".code64\n"                                  \
-				 "4:\n\t"                                     \
-				 : : "D"(p) : "rax", "rbx", "rcx", "rdx", "r8", \
+				 "4: mov slb_saved_rsp(%%rip), %%rsp\n\t"     \
+				 "mov slb_saved_rbp(%%rip), %%rbp\n\t"        \
+				 : "+D"(p) : : "rax", "rbx", "rcx", "rdx", "r8", \
 				   "r9", "r10", "r11", "r12", "r13", "r14",   \
 				   "r15", "memory", "cc");                    \
 	}
@@ -206,6 +208,57 @@ CASE32(c32_add_4, "lock addl $1, (%%edi)")
 CASE32(c32_xchg_2, "xchgw %%cx, (%%edi)")
 CASE32(c32_xchg_4, "xchgl %%ecx, (%%edi)")
 CASE32(c32_cmpxchg8b_8, "lock cmpxchg8b (%%edi)")
+/* A million iterations of 32-bit code: long enough for interrupts to land there. */
+CASE32(c32_spin, "mov $1000000, %%ecx\n5: dec %%ecx\n\tjnz 5b")
+
+/* Local timer interrupts taken so far by CPU cpu (/proc/interrupts, LOC), -1 if unknown. */
+static long long timer_interrupts(int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+	long long n = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *tok = strtok(line, " \t\n");
+
+		if (!tok || strcmp(tok, "LOC:"))
+			continue;
+		for (int i = 0; (tok = strtok(NULL, " \t\n")) && i <= cpu; i++)
+			if (i == cpu)
+				n = strtoll(tok, NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Run 32-bit code until timer interrupts have come in during it (an
+ * interrupt taken in compatibility mode returns with %rsp cut to 32 bits):
+ * returns 1 if it failed, that is if it never saw one. An ignored CPU-time
+ * interval timer keeps the tick going, also on a nohz_full CPU.
+ */
+static int check_code32_interrupts(int cpu)
+{
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { { 0, 0 }, { 0, 0 } };
+	long long before = timer_interrupts(cpu), after = before;
+	int rounds = 0;
+
+	signal(SIGPROF, SIG_IGN);
+	setitimer(ITIMER_PROF, &it, NULL);
+	while (before >= 0 && after - before < 3 && rounds++ < 2000) {
+		c32_spin(NULL);
+		after = timer_interrupts(cpu);
+	}
+	setitimer(ITIMER_PROF, &off, NULL);
+	if (before < 0 || after - before < 3) {
+		printf("not ok - 32-bit code: no timer interrupts on CPU %d to run it across (%lld)\n", cpu, before);
+		return 1;
+	}
+	printf("ok - 32-bit code runs on across %lld timer interrupts (%d rounds of 1e6 iterations)\n",
+	       after - before, rounds);
+	return 0;
+}
 
 /* Back to the program's own FS base (a signal may come from an FS case). */
 static inline void restore_fs(void)
@@ -420,6 +473,8 @@ int main(int argc, char **argv)
 	cpu_set_t one;
 	const char *mmio = NULL;
 
+	/* a line per case, even into a file: a crash keeps what ran before it */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((c = getopt_long(argc, argv, "d:c:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -531,6 +586,8 @@ int main(int argc, char **argv)
 			bad += report(in, place_name[pl], want, got, rip_ok, mem_ok, fault_at);
 		}
 	}
+	if (!no_code32)
+		bad += check_code32_interrupts(cpu);
 	if (mmio)
 		bad += run_mmio(mmio, detect, &n, &traps);
 	printf("# CPU %d: %d cases, %d %s traps, %d unexpected (detection %s)\n", cpu, n, traps,
