@@ -147,11 +147,13 @@ wait_timeout() {
 	! kill -0 "$pid" 2>/dev/null
 }
 
-# prune_cache PREFIX CURRENT: keep CURRENT and the newest other
-# $SLB_CACHE/PREFIX-* entry (so that switching back is fast); remove older
-# ones, which only take disk space.
+# prune_cache PREFIX CURRENT: keep CURRENT, the newest other
+# $SLB_CACHE/PREFIX-* entry (so that switching back is fast) and any made in
+# the last 12 hours (another checkout or branch building beside this one
+# may still use it); remove older ones, which only take disk space.
 prune_cache() {
 	local prefix=$1 current=$2 old
-	old=$(ls -1dt "$SLB_CACHE/$prefix"-[0-9a-f]* 2>/dev/null | grep -vxF "$current" | tail -n +2 || true)
+	old=$(ls -1dt "$SLB_CACHE/$prefix"-[0-9a-f]* 2>/dev/null | grep -vxF "$current" | tail -n +2 |
+		while read -r e; do [ -z "$(find "$e" -maxdepth 0 -mmin -720)" ] && echo "$e"; done || true)
 	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
 }
