@@ -243,7 +243,8 @@ int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *d
 	for (size_t b = (size_t)interval_us; b < src->nbuckets; b++) {
 		if (!src->count[b])
 			continue;
-		for (long v = (long)b - interval_us; v >= 0; v -= interval_us) {
+		/* HdrHistogram: only while the reconstructed value is >= one interval */
+		for (long v = (long)b - interval_us; v >= interval_us; v -= interval_us) {
 			dst->count[v] += src->count[b];
 			dst->samples += src->count[b];
 			dst->total += src->count[b];

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Width of one bucket: cyclictest's histogram counts whole microseconds. */
+#define HIST_BIN_US 1
+
 struct hist {
 	uint64_t *count;	/* count[us] = samples with that latency */
 	size_t nbuckets;	/* buckets allocated (highest bucket + 1) */
@@ -64,9 +67,13 @@ void hist_stats_json(FILE *out, const struct hist_stats *s);
 /*
  * Coordinated-omission correction, as HdrHistogram's
  * recordValueWithExpectedInterval: cyclictest waits for each wake-up, so a
- * wake-up L us late at a period of interval us hides floor(L / interval)
- * periods it never measured, which would have waited L - interval,
- * L - 2 interval, ... us. dst (empty) becomes src plus those samples.
+ * wake-up L us late at a period of interval us hides the periods it never
+ * measured, which would have waited L - interval, L - 2 interval, ... us;
+ * like HdrHistogram, those are added only while they are at least one
+ * interval (a wake-up under two intervals late adds nothing). dst (empty)
+ * becomes src plus those samples. The added samples all lie below L, so
+ * the correction can lower a quantile that lies above one interval (more
+ * samples, and the new ones under it), not only raise one.
  * Returns the number of samples added, or -1 (ENOMEM).
  */
 int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst);

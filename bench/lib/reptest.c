@@ -161,3 +161,144 @@ int reptest_min_reps(double alpha)
 			return 2 * m;
 	return -1;
 }
+
+/* Null distribution of the sum of the chosen ones among the (integer)
+ * scores r[0..m), each chosen with probability 1/2: prob[0..sum]. */
+static double *subset_sums(const int *r, int m, int *sum)
+{
+	double *p;
+	int tot = 0;
+
+	for (int i = 0; i < m; i++)
+		tot += r[i];
+	p = calloc((size_t)tot + 1, sizeof(double));
+	if (!p)
+		return NULL;
+	p[0] = 1;
+	for (int i = 0, top = 0; i < m; i++) {
+		top += r[i];
+		for (int t = top; t >= 0; t--)
+			p[t] = p[t] / 2 + (t >= r[i] ? p[t - r[i]] / 2 : 0);
+	}
+	*sum = tot;
+	return p;
+}
+
+double reptest_signed_p(const double *d, int n)
+{
+	double a[512], p = 0;
+	int r2[512], m = 0, tot, obs = 0;
+	int sign[512];
+	double *dist;
+
+	if (n < 1 || n > 512)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (d[i] != 0) {
+			a[m] = fabs(d[i]);
+			sign[m++] = d[i] > 0;
+		}
+	if (!m)
+		return 1;
+	/* doubled mid-ranks of |d| (integers) */
+	for (int i = 0; i < m; i++) {
+		int below = 0, same = 0;
+
+		for (int j = 0; j < m; j++) {
+			below += a[j] < a[i];
+			same += a[j] == a[i];
+		}
+		r2[i] = 2 * below + same + 1;
+		obs += sign[i] ? r2[i] : 0;
+	}
+	dist = subset_sums(r2, m, &tot);
+	if (!dist)
+		return 1;
+	/* |T+ - tot/2| at least as far out as observed, both sides */
+	for (int t = 0; t <= tot; t++)
+		if (abs(2 * t - tot) >= abs(2 * obs - tot))
+			p += dist[t];
+	free(dist);
+	return p > 1 ? 1 : p;
+}
+
+int reptest_walsh(const double *d, int n, double alpha, double *est, double *lo, double *hi)
+{
+	int nw = n * (n + 1) / 2, k = 0, r[100], tot;
+	double *w, *dist, cum = 0;
+
+	*est = *lo = *hi = NAN;
+	if (n < 1 || n > 100)
+		return -1;
+	w = malloc(sizeof(double) * (size_t)nw);
+	if (!w)
+		return -1;
+	for (int i = 0, x = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+			w[x++] = (d[i] + d[j]) / 2;
+	qsort(w, (size_t)nw, sizeof(double), stats_cmp_double);
+	*est = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
+	for (int i = 0; i < n; i++)
+		r[i] = i + 1;
+	dist = subset_sums(r, n, &tot);
+	if (!dist) {
+		free(w);
+		return -1;
+	}
+	/* k: the largest count with P(T+ < k) <= alpha / 2 */
+	while (k < nw && cum + dist[k] <= alpha / 2 + 1e-12)
+		cum += dist[k++];
+	free(dist);
+	if (k < 1) {
+		free(w);
+		return -1;
+	}
+	*lo = w[k - 1];
+	*hi = w[nw - k];
+	free(w);
+	return 0;
+}
+
+int reptest_min_pairs(double alpha)
+{
+	for (int n = 1; n <= 100; n++)
+		if (2 / pow(2, n) < alpha)
+			return n;
+	return -1;
+}
+
+int reptest_ties(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (v[i] == v[j])
+				return 1;
+	return 0;
+}
+
+double reptest_sd(const double *v, int n)
+{
+	double m = 0, ss = 0;
+
+	if (n < 2)
+		return 0;
+	for (int i = 0; i < n; i++)
+		m += v[i] / n;
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return sqrt(ss / (n - 1));
+}
+
+int reptest_reps_needed(double sd, double delta, double z_power, int paired)
+{
+	const double z_alpha = 1.959964, efficiency = 3 / M_PI;
+	double n;
+	int least = paired ? reptest_min_pairs(0.05) : reptest_min_reps(0.05) / 2;
+
+	if (!(sd > 0) || !(delta > 0))
+		return 0;
+	n = pow((z_alpha + z_power) * sd / delta, 2) / efficiency * (paired ? 1 : 2);
+	if (n > 9999)
+		return 9999;
+	return (int)ceil(n) > least ? (int)ceil(n) : least;
+}

@@ -68,5 +68,24 @@ int main(void)
 	CHECK(s.samples == 0 && s.overflows == 3000 && s.p99 == 250000 && s.max_us == 250000,
 	      "... with its quantiles at the overflow bound (got p99 %ld)", s.p99);
 	hist_free(&h);
+
+	/* Coordinated omission, HdrHistogram's rule: reconstructed samples >= one interval. */
+	struct hist co;
+	struct hist_stats cs;
+
+	CHECK(parse("000010 000990\n003500 000010\n# Total: 000001000\n", &h) == 0, "a rep with 10 wake-ups 3500 us late parses");
+	CHECK(hist_co_correct(&h, 1000, &co) == 20 && co.count[2500] == 10 && co.count[1500] == 10 && co.count[500] == 0,
+	      "3500 us late at 1000 us: 2500 and 1500 us reconstructed, not 500 (under one interval)");
+	hist_free(&co);
+	CHECK(hist_co_correct(&h, 2000, &co) == 0, "under two intervals late: nothing reconstructed");
+	hist_free(&co);
+	hist_free(&h);
+	CHECK(parse("000010 000989\n012000 000011\n# Total: 000001000\n", &h) == 0, "a rep with 11 wake-ups 12 ms late parses");
+	hist_stats(&h, &s);
+	CHECK(hist_co_correct(&h, 1000, &co) == 121, "11 x 11 periods reconstructed (11000 down to 1000 us)");
+	hist_stats(&co, &cs);
+	CHECK(s.p99 == 12000 && cs.p99 == 11000, "the correction can lower a quantile: p99 12000 -> %ld us", cs.p99);
+	hist_free(&co);
+	hist_free(&h);
 	CHECK_EXIT();
 }
