@@ -12,6 +12,10 @@ int=${3:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 f=$d/files
 val() { [ -s "$1" ] && jq -r "$2 // \"\"" "$1" 2>/dev/null || true; }
 echo "outcome=$(val "$d/outcome.json" .outcome | grep . || echo missing)"
+# The seed (virtual clock only): rep k of every scenario runs with seed k,
+# which makes reps of two scenarios pairs (slb-stats pairs them by it).
+seed=$(val "$d/outcome.json" .seed)
+echo "seed=${seed:--1}"
 fate=$(head -n 1 "$f/load.fate" 2>/dev/null)
 echo "load_fate=${fate:-unknown}"
 ops=$(val "$f/load.report.json" .ops)
@@ -27,24 +31,26 @@ echo "sld_resumed=$(counter resumed)"
 # CPU, so a CPU whose count stops while its offender runs lost detection.
 cpus=$(sed -n 's/^cpu\([0-9]*\)=\([0-9]*\)$/\1:\2/p' "$f/sld_counters.txt" 2>/dev/null | paste -sd, -)
 echo "sld_cpu_traps=${cpus:-none}"
-# What happened to the load, from how it ended and the kernel's counters,
-# not from its exit status alone: none, never-trapped, killed (SIGBUS),
-# survived-sigbus (it handled the SIGBUS and went on: slb-load
-# --catch-sigbus exits 3), throttled (warn mode: it trapped and lived;
+# What happened to the load, from what the kernel did (its counters) and
+# whether the process lived, whatever the program: none, never-trapped,
+# killed (SIGBUS), survived-sigbus (the kernel sent SIGBUS, sigbus >= 1,
+# and the process was not killed by it: it handled it and ended by itself,
+# whatever its exit status), throttled (warn mode: it trapped and lived;
 # or ratelimit: its bus locks trapped with #DB, which the counters do not
 # count but the kernel log shows), failed; "(unconfirmed)" when the
-# kernel's counters disagree.
+# kernel's counters disagree (slb-load --catch-sigbus exits 3 after a
+# SIGBUS the kernel did not count).
+lived=0 # ended by itself: completed, or an exit status under 128 (not a signal's)
+case $fate in completed) lived=1 ;; "exit "*) [ "${fate#exit }" -lt 128 ] 2>/dev/null && lived=1 ;; esac
 case $fate in
 none) lo=none ;;
 sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
-"exit 3") lo=survived-sigbus; [ "$traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
-completed)
-	if [ "$traps" -gt 0 ] 2>/dev/null || grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then
-		lo=throttled
-	else
-		lo=never-trapped
-	fi ;;
-*) lo=failed ;;
+*) if [ "$lived" = 1 ] && [ "$sigbus" -ge 1 ] 2>/dev/null; then lo=survived-sigbus
+   elif [ "$fate" = "exit 3" ]; then lo="survived-sigbus (unconfirmed)"
+   elif [ "$fate" != completed ]; then lo=failed
+   elif [ "$traps" -gt 0 ] 2>/dev/null || grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then lo=throttled
+   else lo=never-trapped
+   fi ;;
 esac
 echo "load_outcome=$lo"
 # cyclictest's completed periods against those asked for (duration /

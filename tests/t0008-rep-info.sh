@@ -30,6 +30,14 @@ craft dbtrapped completed 0 0
 echo '[    1.0] x86/split lock detection: #DB: slb-load/61 took a bus_lock trap at address: 0x402c25' >"$T_TMP/dbtrapped/files/dmesg.txt"
 "$RI" "$T_TMP/dbtrapped" 10 1000 >"$T_TMP/dbtrapped/rep.info"
 craft broken "exit 1" 0 0
+# An offender other than slb-load that handles SIGBUS (say stress-ng, or an
+# application's own handler) and runs to its end: what the kernel did
+# (SIGBUS sent, the process lived) makes it survived-sigbus, not the
+# warn-mode word throttled, whatever its exit status.
+craft thirdparty completed 1 1
+craft thirdparty-exit1 "exit 1" 1 1
+craft thirdparty-sigkill "exit 137" 1 1
+craft claims "exit 3" 0 0
 t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
 t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
 t_ok "ran to the end but trapped 40 times: throttled" outcome_is throttled throttled
@@ -39,6 +47,14 @@ t_ok "SIGBUS the kernel did not count: 'killed (unconfirmed)'" outcome_is liar "
 t_ok "no load: none" outcome_is idle none
 t_ok "ran to the end, no #AC but bus-lock #DB traps in the kernel log (ratelimit): throttled" outcome_is dbtrapped throttled
 t_ok "any other exit: failed" outcome_is broken failed
+t_ok "a third-party offender sent SIGBUS that ran to its end: survived-sigbus (not throttled)" outcome_is thirdparty survived-sigbus
+t_ok "... also when it then exits 1 (it lived through the SIGBUS)" outcome_is thirdparty-exit1 survived-sigbus
+t_ok "... but not when a signal ended it (exit 137): failed" outcome_is thirdparty-sigkill failed
+t_ok "slb-load's exit 3 without a SIGBUS the kernel counted: 'survived-sigbus (unconfirmed)'" outcome_is claims "survived-sigbus (unconfirmed)"
+echo '{"outcome": "ok", "seed": 4}' >"$T_TMP/killed/outcome.json"
+"$RI" "$T_TMP/killed" 10 1000 >"$T_TMP/killed/rep.info"
+t_ok "the rep's seed (outcome.json, virtual clock) is passed on, for pairing reps" grep -qx seed=4 "$T_TMP/killed/rep.info"
+t_ok "no seed (wall clock): seed=-1" grep -qx seed=-1 "$T_TMP/clean/rep.info"
 t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
 t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"

@@ -73,6 +73,7 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 		if (kv_read(path, &rp->info))
 			break;
 		rp->rep = r;
+		rp->seed = kv_get_ll(&rp->info, "seed", -1);
 		s->nreps++;
 		if (strcmp(kv_get(&rp->info, "outcome", ""), "ok"))
 			continue;
@@ -168,6 +169,10 @@ static void load_roles(const char *dir, struct run *r)
 			s->control[0] = '\0';
 		conf_field(line, 5, s->expect, sizeof(s->expect));
 		conf_field(line, 6, s->what, sizeof(s->what));
+		conf_field(line, 1, s->kopts, sizeof(s->kopts));
+		conf_field(line, 2, s->load, sizeof(s->load));
+		conf_field(line, 3, s->sysctls, sizeof(s->sysctls));
+		conf_field(line, 7, s->guest, sizeof(s->guest));
 	}
 	fclose(f);
 }

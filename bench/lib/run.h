@@ -17,6 +17,12 @@
 
 struct run_rep {
 	int rep, have_hist;
+	/*
+	 * The rep's seed (rep.info seed; outcome.json's, virtual clock only):
+	 * rep k of every scenario runs with seed k, so reps with the same seed
+	 * are pairs. -1 when unknown (wall clock, or a run from before).
+	 */
+	long long seed;
 	struct kv info;
 	struct hist h;
 	struct hist_stats st;
@@ -50,6 +56,11 @@ struct run_scen {
 	 * what: column 7, the scenario's own words.
 	 */
 	char control[64], expect[16], what[160];
+	/*
+	 * Columns 2, 3, 4 and 8: kernel command line, load, sysctls and guest
+	 * (vcpus=, kernel=, cpuflag=), to say what differs from the control.
+	 */
+	char kopts[160], load[64], sysctls[160], guest[160];
 };
 
 struct run {
