@@ -159,6 +159,10 @@ plots: all
 report: all
 	$(Q)[ -n "$(RUN)" ] || { echo "make report: RUN=<run-id> is required" >&2; exit 2; }
 	$(Q)bench/report.sh $(call run_dir,$(RUN))
+# The tail threshold of the statistics (plots, report, and the study's
+# report): samples above DEADLINE_US us per rep; 0 = the control's maximum.
+DEADLINE_US ?= $(DEADLINE_US_DEFAULT)
+export DEADLINE_US
 compare: all
 	$(Q)bench/compare.sh "$(A)" "$(B)"
 

@@ -7,13 +7,17 @@
 set -uo pipefail
 SLB_PROG=plots
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
 run=${1:-}
 require_run_dir "$run"
 command -v gnuplot >/dev/null || die "gnuplot missing: run 'make deps'"
 out=$run/plots
 data=$out/data
 mkdir -p "$out"
-stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$data" "$run" ||
+# DEADLINE_US (make ... DEADLINE_US=N): the tail counts samples above it
+# (default: above each comparison's control's largest latency).
+stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$data" \
+	--deadline "${DEADLINE_US:-$DEADLINE_US_DEFAULT}" "$run" ||
 	die "slb-stats failed on $run"
 mv "$run/stats.json.tmp" "$run/stats.json"
 names=$(tr '\n' ' ' <"$run/scenarios.list")

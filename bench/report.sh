@@ -58,7 +58,7 @@ mf=$m
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct) %" end) | \(.load_fates) |"' "$st"
+	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
 	echo
 	echo "Per rep, corrected p99.9 (us; * = fewer than 10 samples beyond it, not used;"
 	echo "> = past the histogram's limit, the value is the rep's largest latency):"
@@ -67,10 +67,20 @@ mf=$m
 	echo
 	echo "## Comparisons (corrected, one value per rep)"
 	echo
-	echo "| ratio | reps | p99 (95 % CI) | p99.9 (95 % CI) | exact rank test p | significant | within x1.2 (95 % CI inside) |"
-	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	echo "Paired: rep k of both scenarios ran with seed k, so each pair's log-ratio is"
+	echo "the unit (exact signed-rank test; Hodges-Lehmann on the Walsh averages, exact"
+	echo "interval); unpaired where the reps differ in number or their seeds do not"
+	echo "match (exact rank test over the reps; Hodges-Lehmann of all differences)."
+	echo "The p column is that test on p99.9. \"not resolvable\": one 1 us bin next to"
+	echo "the value is already beyond x1.2, so the histogram cannot tell equivalence."
+	echo "Tail: per rep the largest latency and the samples above the threshold (the"
+	echo "control's maximum, or DEADLINE_US), tested the same way."
+	echo
+	echo "| ratio | design | reps | p99 (95 % CI) | p99.9 (95 % CI) | p99.9 exact test p | significant | within x1.2 (95 % CI inside) | tail beyond p99.9: max / samples above, p | notes |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	jq -r 'def ci(a): if a[0] == null then "no 95 % CI: too few reps" else "\(a[0])-\(a[1])" end;
-		.comparisons[] | "| \(.label) | \(.reps_b) vs \(.reps_a) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .equivalent then "yes" else "not shown" end) |"' "$st"
+		def rng(v): "\(v | min)-\(v | max)";
+		.comparisons[] | "| \(.label) | \(.design // "unpaired") | \(if .design == "paired" then "\(.pairs) pairs" else "\(.reps_b) vs \(.reps_a)" end) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .significant then "no (a difference)" elif .equivalent then "yes" elif .equivalence == "not resolvable" then "not resolvable at this resolution (\(.floor_us) us)" elif .reps_needed_detect > 0 and (.significant | not) then "inconclusive: ~\(.reps_needed_detect) \(if .design == "paired" then "pairs" else "reps per side" end) to detect x1.2, ~\(.reps_needed_equivalence) to show equivalence" else "not shown" end) | \(if .tail then "max \(rng(.tail.max_b_us)) vs \(rng(.tail.max_a_us)) us (p \(.tail.p_max)); above \(.tail.threshold_us) us: \(rng(.tail.above_b)) vs \(rng(.tail.above_a)) (p \(.tail.p_above))\(if .tail.significant then ": differs" else "" end)" else "-" end) | \([if .design != "paired" and .design_note then "unpaired: \(.design_note)" else empty end, if .ties then "ties: the exact interval is conservative" else empty end] | join("; ")) |"' "$st"
 	echo
 	echo "Method: $(jq -r '.method | "\(.unit); \(.values); \(.ci); \(.test); significant: \(.significant); \(.equivalent)"' "$st")."
 	echo

@@ -7,8 +7,10 @@
 # latency = BASE + exponential(SCALE) us, seeded by rep (so equal specs give
 # identical histograms), load fate FATE, 20000 samples, and as many cycles
 # in rep.info (a real run's cross-check), which are CYCLES% (default 100)
-# of the periods cyclictest was asked for. The run gets a copy of
-# rt-config/scenarios.conf (the roles), as a real study's does.
+# of the periods cyclictest was asked for. Rep k gets seed k (rep.info
+# seed=k), as in a real virtual-clock study, so reps of two scenarios are
+# pairs. The run gets a copy of rt-config/scenarios.conf (the roles), as a
+# real study's does.
 set -eu
 dir=$1
 shift
@@ -21,8 +23,8 @@ for spec in "$@"; do
 	for r in $(seq 1 "$reps"); do
 		d=$dir/$name/rep$r
 		mkdir -p "$d/files"
-		printf 'outcome=ok\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_sigbus=%s\nsld_resumed=0\nct_cycles=20000\nct_expected=%s\nct_interval_us=1000\n' \
-			"$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" \
+		printf 'outcome=ok\nseed=%s\nload_fate=%s\nload_ops=%s\nload_end_ms=%s\nsld_traps=%s\nsld_sigbus=%s\nsld_resumed=0\nct_cycles=20000\nct_expected=%s\nct_interval_us=1000\n' \
+			"$r" "$fate" "${ops:-0}" 12 "${traps:-0}" "$([ "$fate" = sigbus ] && echo 1 || echo 0)" \
 			$((2000000 / ${pct:-100})) >"$d/rep.info"
 		awk -v base="$base" -v scale="$scale" -v seed="$r" -v n=20000 '
 			BEGIN {

@@ -17,17 +17,31 @@ cp_conf() { cp "$T_ROOT/rt-config/scenarios.conf" "$1/"; }
 	split-off:100:60:6:completed:0:0:25 split-on:100:10:6:sigbus:0 aligned-on:100:10:6:completed
 "$STATS" "$T_TMP/harm" >"$T_TMP/harm.json"
 cmpf() { jq -e --arg l "$2" ".comparisons[] | select(.label == \$l) | $3" "$T_TMP/$1.json"; }
+has_verdict() { jq -e --arg re "$2" '[.verdicts[] | test($re)] | any' "$T_TMP/$1.json" || { jq '.verdicts' "$T_TMP/$1.json"; return 1; }; }
 t_ok "identical histograms: not significant, p = 1, ratio 1, equivalent" cmpf harm "aligned / baseline" '.significant == false and .p == 1 and .ratio_p999 == 1 and .equivalent'
-t_ok "shifted histograms: significant on 6 vs 6 reps (exact p = 2/924)" cmpf harm "split-off / aligned" '.significant == true and .reps_a == 6 and .reps_b == 6 and (.p - 2/924 | fabs) < 1e-6 and .ratio_p999 > 2'
+t_ok "shifted histograms, rep k of both with seed k: paired, 6 pairs all one side, exact signed-rank p = 2/64 = 0.03125" cmpf harm "split-off / aligned" '.significant == true and .design == "paired" and .pairs == 6 and (.p - 0.03125 | fabs) < 1e-9 and .ratio_p999 > 2'
+# Seeds that do not match (or are unknown): the reps are not pairs, and the
+# unpaired analysis (exact Mann-Whitney over 6 vs 6 reps, least p 2/924) says why.
+cp -r "$T_TMP/harm" "$T_TMP/unpaired"
+for r in 1 2 3 4 5 6; do sed -i "s/^seed=$r\$/seed=1$r/" "$T_TMP/unpaired/aligned/rep$r/rep.info"; done
+"$STATS" "$T_TMP/unpaired" >"$T_TMP/unpaired.json"
+t_ok "seeds that do not match: unpaired, exact rank test p = 2/924, and the reason" cmpf unpaired "split-off / aligned" '.design == "unpaired" and (.design_note | test("seeds do not match")) and (.p - 2/924 | fabs) < 1e-6 and .reps_a == 6'
+t_ok "... and the verdict names the unpaired test and why" has_verdict unpaired '^split-off: .*exact rank test over 6 vs 6 reps, unpaired: the seeds do not match'
+sed -i '/^seed=/d' "$T_TMP"/unpaired/*/rep*/rep.info
+"$STATS" "$T_TMP/unpaired" >"$T_TMP/unpaired.json"
+t_ok "no seeds recorded (a wall-clock run): unpaired, saying so" cmpf unpaired "split-off / aligned" '.design == "unpaired" and (.design_note | test("seeds not recorded"))'
+rm "$T_TMP/unpaired/aligned/rep6/rep.info" "$T_TMP/unpaired/aligned/rep6/files/hist.txt"
+"$STATS" "$T_TMP/unpaired" >"$T_TMP/unpaired.json"
+t_ok "reps that differ in number: unpaired, saying so" cmpf unpaired "split-off / aligned" '.design == "unpaired" and (.design_note | test("differ in number \\(6 vs 5\\)"))'
 t_ok "the p99.9 ratio lies inside its 95 % CI" cmpf harm "split-off / aligned" '.ratio_p999_ci[0] <= .ratio_p999 and .ratio_p999 <= .ratio_p999_ci[1]'
 t_ok "no bootstrap 'CI' of pooled samples is printed per scenario any more" jq -e '[.scenarios[] | has("p999_ci")] | any | not' "$T_TMP/harm.json"
-# With 3 reps a side no exact 95 % interval exists: none may be printed
+# With 3 pairs no exact 95 % interval exists: none may be printed
 # (the old bootstrap printed the range of the reps as one).
 "$FAKE" "$T_TMP/few" aligned:100:10:3:completed split-off:100:60:3:completed
 "$STATS" "$T_TMP/few" >"$T_TMP/few.json"
-t_ok "3 vs 3 reps: no 95 % CI, not significant (exact p = 0.1)" cmpf few "split-off / aligned" '.ratio_p999_ci == [null, null] and .significant == false and (.p - 0.1 | fabs) < 1e-9'
-has_verdict() { jq -e --arg re "$2" '[.verdicts[] | test($re)] | any' "$T_TMP/$1.json" || { jq '.verdicts' "$T_TMP/$1.json"; return 1; }; }
-t_ok "3 vs 3 reps: the verdict says the reps are too few for an interval" has_verdict few '3 vs 3 reps: too few for a 95 % interval'
+t_ok "3 pairs: no 95 % CI, not significant (exact signed-rank p = 2/8)" cmpf few "split-off / aligned" '.ratio_p999_ci == [null, null] and .significant == false and (.p - 0.25 | fabs) < 1e-9'
+t_ok "3 pairs: the verdict says the pairs are too few for an interval" has_verdict few '3 pairs: too few for a 95 % interval'
+t_ok "3 pairs: inconclusive, with the pairs it would take" has_verdict few 'inconclusive: neither a difference nor equivalence within x1.2 shown; about [0-9]+ pairs would detect x1.2 and [0-9]+ would show equivalence'
 # Coordinated omission: one rep with wake-ups of 3500 us at a 1000 us period
 # hides 3 periods each (2500, 1500 and 500 us late).
 mkdir -p "$T_TMP/co/late/rep1/files"
@@ -35,11 +49,11 @@ echo late >"$T_TMP/co/scenarios.list"
 printf 'outcome=ok\nload_fate=none\nct_interval_us=1000\n' >"$T_TMP/co/late/rep1/rep.info"
 printf '# Histogram\n000010 000990\n003500 000010\n# Total: 000001000\n# Max Latencies: 03500\n# Histogram Overflows: 00000\n' >"$T_TMP/co/late/rep1/files/hist.txt"
 "$STATS" "$T_TMP/co" >"$T_TMP/co.json"
-t_ok "coordinated omission: 10 late wake-ups of 3500 us add 30 missed periods" jq -e '.scenarios[0].per_rep[0].missed_periods == 30 and .scenarios[0].corrected.samples == 1030' "$T_TMP/co.json"
+t_ok "coordinated omission as HdrHistogram: 10 wake-ups 3500 us late add 20 periods (2500, 1500 us; not 500, under one interval)" jq -e '.scenarios[0].per_rep[0].missed_periods == 20 and .scenarios[0].corrected.samples == 1020' "$T_TMP/co.json"
 t_ok "... which move p99 from 10 us (raw: the late ones are 1 % of what was measured) to 2500 us" jq -e '.scenarios[0].p99_us == 10 and .scenarios[0].corrected.p99_us == 2500' "$T_TMP/co.json"
 t_ok "harm run: 'raised p99.9 ... over the aligned control'" has_verdict harm '^split-off: the load on the housekeeping vCPU\(s\) raised p99.9 latency .* x[0-9.]+ \(95 % CI'
 t_ok "harm run: offender died of SIGBUS, latency shown within x1.2 of baseline" has_verdict harm 'died of SIGBUS in 6 of 6 reps.*stayed within x1.2 of baseline.*equivalent within x1.2'
-t_ok "harm run: decision states what was measured and what was not" has_verdict harm '^Decision: in this run the split-lock load raised .* over aligned, .* enabling split_lock_detect removed the measured harm. What detection cost a split-lock-free load \(aligned-on\): x1.00 .*equivalent within x1.2.* Not measured here: what detection does to an RT task'
+t_ok "harm run: decision states what was measured and what was not" has_verdict harm '^Decision: in this run the split-lock load raised .* over aligned, .* enabling split_lock_detect removed the measured harm. .*What detection cost a split-lock-free load \(aligned-on\): x1.00 .*equivalent within x1.2.* Not measured here: what detection does to an RT task'
 t_ok "harm run: missing periods are called coordinated omission, not extra starvation" has_verdict harm 'measured 25 % of its periods .*\(aligned: 100 %\).*coordinated omission'
 t_ok "noharm-like cycles: 100 % everywhere is 'not starved'" sh -c "'$T_ROOT/tests/fake-run.sh' '$T_TMP/full' aligned:100:10:2:completed split-off:100:10:2:completed && '$STATS' '$T_TMP/full' | jq -e '[.verdicts[] | test(\"it was not starved\")] | any'"
 
@@ -70,7 +84,7 @@ t_ok "noharm run: decision says no latency reason" has_verdict noharm '^Decision
 "$FAKE" "$T_TMP/uncured" baseline:100:10:6:none aligned:100:10:6:completed \
 	split-off:100:60:6:completed split-on:100:60:6:sigbus:0
 "$STATS" "$T_TMP/uncured" >"$T_TMP/uncured.json"
-t_ok "uncured run: 'stayed above baseline ... significantly higher'" has_verdict uncured 'stayed above baseline.*, significantly higher\.$'
+t_ok "uncured run: 'stayed above baseline ... significantly higher'" has_verdict uncured 'stayed above baseline.*, significantly higher\. The harm before the kill'
 t_ok "uncured run: decision says investigate" has_verdict uncured '^Decision: detection killed the offender but latency did not return'
 
 # Run "survived": the offender is not killed.
@@ -171,3 +185,62 @@ t_ok "... and its per-rep list marks a p99.9 past the limit with '>'" grep -q '^
 plot9_dashed() { sed -n '/id="gnuplot_plot_9"/,$p' "$1" | grep -m1 '<path' | grep -q stroke-dasharray || { echo "$1: curve 9 is solid"; return 1; }; }
 dashed() { "$T_ROOT/bench/plots.sh" "$T_TMP/nine" >/dev/null 2>&1 && plot9_dashed "$T_TMP/nine/plots/overlay.svg" && plot9_dashed "$T_TMP/nine/plots/ccdf.svg"; }
 t_ok "9 scenarios: overlay and 1-CDF draw the 9th dashed (no two curves alike)" dashed
+
+# Equivalence only where the 1 us bins resolve it: at a 3 us floor the
+# nearest values (2, 4) are x0.67 and x1.33, so "within x1.2" cannot be
+# told; at 6 us the next bins (5, 7) are inside x1.2 and it can.
+"$FAKE" "$T_TMP/floor" base3:3:0:6:none same3:3:0:6:completed base6:6:0:6:none same6:6:0:6:completed
+cat >"$T_TMP/floor/scenarios.conf" <<'CONF'
+base3 | split_lock_detect=off | none | | - | none | a 3 us floor
+same3 | split_lock_detect | slb-load:aligned | | base3 | cost | the same at 3 us
+base6 | split_lock_detect=off | none | | - | none | a 6 us floor
+same6 | split_lock_detect | slb-load:aligned | | base6 | cost | the same at 6 us
+CONF
+"$STATS" "$T_TMP/floor" >"$T_TMP/floor.json"
+t_ok "3 us floor, identical reps: equivalence 'not resolvable', not 'equivalent'" cmpf floor "same3 / base3" '.equivalent == false and .resolvable == false and .equivalence == "not resolvable" and .floor_us == 3'
+t_ok "... and the verdict says so instead of a verdict on equivalence" has_verdict floor '^same3: .*no difference shown \(the same value in all 6 pairs\); equivalence within x1.2 is not resolvable at this resolution \(1 us bins at 3 us: one bin is x1.33\)'
+t_ok "6 us floor: resolvable, equivalent within x1.2" cmpf floor "same6 / base6" '.equivalent == true and .resolvable == true'
+# The tail beyond p99.9: 5 samples at 6 us in every rep of 20000 leave
+# p99.9 at 3 us, but the max and the count above the control's max differ
+# in all 6 pairs (p = 2/64).
+"$FAKE" "$T_TMP/tail" quiet:3:0:6:none spiky:3:0:6:completed
+for r in 1 2 3 4 5 6; do
+	sed -i 's/^000003 020000$/000003 019995\n000006 000005/; s/^# Max Latencies: 00003$/# Max Latencies: 00006/' "$T_TMP/tail/spiky/rep$r/files/hist.txt"
+done
+cat >"$T_TMP/tail/scenarios.conf" <<'CONF'
+quiet | split_lock_detect=off | none | | - | none | the floor
+spiky | split_lock_detect | slb-load:aligned | | quiet | cost | rare spikes
+CONF
+"$STATS" "$T_TMP/tail" >"$T_TMP/tail.json"
+t_ok "tail: p99.9 identical (x1, p = 1) while 5 samples per rep lie above the control's max 3 us" cmpf tail "spiky / quiet" '.ratio_p999 == 1 and .p == 1 and .tail.threshold_us == 3 and .tail.above_b == [5,5,5,5,5,5] and .tail.above_a == [0,0,0,0,0,0]'
+t_ok "... tested paired like the quantiles: max and count p = 2/64, the tail differs" cmpf tail "spiky / quiet" '(.tail.p_max - 0.03125 | fabs) < 1e-9 and (.tail.p_above - 0.03125 | fabs) < 1e-9 and .tail.significant and .tail.design == "paired"'
+t_ok "... and the 'no cost' verdict mentions it" has_verdict tail '^spiky: with detection on, .*beyond p99.9 \(above 3 us, quiet.s maximum\): max 6-6 us per rep vs 3-3 .* 5-5 samples above per rep vs 0-0 \(p = 0.031\): the tail is longer'
+deadline_tail() { "$STATS" --deadline 5 "$T_TMP/tail" >"$T_TMP/deadline.json" && jq -e '.comparisons[0].tail | .threshold_us == 5 and .threshold_from == "DEADLINE_US" and .above_b == [5,5,5,5,5,5]' "$T_TMP/deadline.json"; }
+t_ok "--deadline 5: the tail counts samples above the deadline instead" deadline_tail
+t_ok "--deadline refuses a value that is not a number (exit 2, naming it)" t_refuses "--deadline 'soon'" "$STATS" --deadline soon "$T_TMP/tail"
+# A comparison whose two scenarios have the same load and differ in the
+# kernel: worded as the kernel's doing, not the load's.
+"$FAKE" "$T_TMP/kern" fixed:100:10:6:completed unfixed:100:10:6:completed
+cat >"$T_TMP/kern/scenarios.conf" <<'CONF'
+fixed   | split_lock_detect=warn | slb-load:split | kernel.split_lock_mitigate=0 | -     | none | the series | vcpus=3
+unfixed | split_lock_detect=warn | slb-load:split | kernel.split_lock_mitigate=0 | fixed | harm | the series without 0007 | vcpus=3,kernel=nofix
+CONF
+"$STATS" "$T_TMP/kern" >"$T_TMP/kern.json"
+t_ok "same load, kernel differs: 'the kernel alone (the same load as ...)', not 'the load'" has_verdict kern '^unfixed: the kernel alone \(the same load as fixed; guest `vcpus=3,kernel=nofix` instead of `vcpus=3`\) did not significantly change p99.9'
+t_ok "... while a different load is still 'the load on the housekeeping vCPU(s)'" has_verdict harm '^split-off: the load on the housekeeping vCPU\(s\) raised'
+# Periods measured: 120000 of 120016 is 99.987 %, printed 99.99 %, never 100 %.
+"$FAKE" "$T_TMP/round" aligned:100:10:6:completed split-off:100:10:6:completed
+sed -i 's/^ct_expected=20000$/ct_expected=20016/' "$T_TMP/round/split-off/rep1/rep.info"
+"$STATS" "$T_TMP/round" >"$T_TMP/round.json"
+t_ok "99.987 % of periods measured is '99.99', not '100'" jq -e '.scenarios[1].cycles_pct_text == "99.99" and .scenarios[0].cycles_pct_text == "100"' "$T_TMP/round.json"
+t_ok "... in the verdict" has_verdict round '^split-off: cyclictest measured 99.99 % of its periods on the isolated vCPU \(aligned: 100 %\)'
+rep_round() { "$T_ROOT/bench/report.sh" "$T_TMP/round" >/dev/null 2>&1 && grep -q '^| split-off | 6/6 | .* | 99.99 % | ' "$T_TMP/round/report.md"; }
+t_ok "... and in the report's table" rep_round
+# The report says which design each comparison used, labels the p column
+# as p99.9's, marks ties, and shows the tail.
+t_ok "report: the comparisons table names the design, p99.9's exact test p and the tail" grep -q '^| ratio | design | reps | p99 (95 % CI) | p99.9 (95 % CI) | p99.9 exact test p | .* | tail beyond p99.9' "$T_TMP/round/report.md"
+rep_floor() { "$T_ROOT/bench/report.sh" "$T_TMP/floor" >/dev/null 2>&1 && grep -q '^| same3 / base3 | paired | 6 pairs | .* | not resolvable at this resolution (3 us) | .* | ties: the exact interval is conservative |$' "$T_TMP/floor/report.md"; }
+t_ok "report: 'not resolvable at this resolution' and the ties note" rep_floor
+# A killed offender: the time before the kill was not measured; with no
+# completed split lock the verdict says why that harm is nil.
+t_ok "kill verdict: the harm before the kill was not measured, and why it is nil" has_verdict harm '^split-on: .*The harm before the kill was not measured \(cyclictest starts after the load.s warm-up.*\) and is nil: the #AC is a fault, raised before the locked access executes, so none of its split locks took the bus'
