@@ -37,12 +37,12 @@ done <"$b/scenarios.list"
 {
 	echo "# Comparison: B = $(basename "$b") over A = $(basename "$a") (emulated, QEMU TCG)"
 	echo
-	echo "| scenario | A p99 (corrected) | B p99 | B/A p99 (95 % CI) | A p99.9 (corrected) | B p99.9 | B/A p99.9 (95 % CI) | exact rank test p (reps) | significant |"
+	echo "| scenario | A p99 (corrected) | B p99 | B/A p99 (95 % CI) | A p99.9 (corrected) | B p99.9 | B/A p99.9 (95 % CI) | p99.9 exact test p (design) | significant |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	jq -r --slurpfile A "$out/stats-a.json" '
 		.scenarios as $B | .comparisons[] | . as $c |
 		($A[0].scenarios[] | select(.name == $c.a)) as $sa | ($B[] | select(.name == $c.b)) as $sb |
-		"| \($c.b) | \($sa.corrected.p99_us) | \($sb.corrected.p99_us) | x\($c.ratio_p99) (\($c.ratio_p99_ci[0])-\($c.ratio_p99_ci[1])) | \($sa.corrected.p999_us) | \($sb.corrected.p999_us) | x\($c.ratio_p999) (\($c.ratio_p999_ci[0])-\($c.ratio_p999_ci[1])) | \($c.p) | \(if $c.significant then "yes" else "no" end) |"' "$out/compare.json"
+		"| \($c.b) | \($sa.corrected.p99_us) | \($sb.corrected.p99_us) | x\($c.ratio_p99) (\($c.ratio_p99_ci[0])-\($c.ratio_p99_ci[1])) | \($sa.corrected.p999_us) | \($sb.corrected.p999_us) | x\($c.ratio_p999) (\($c.ratio_p999_ci[0])-\($c.ratio_p999_ci[1])) | \($c.p) (\($c.design // "unpaired")) | \(if $c.significant then "yes" else "no" end) |"' "$out/compare.json"
 	echo
 	echo "Overlay plots: $(cd "$out" && ls overlay-*.png | sed 's/.*/[&](&)/' | tr '\n' ' ')"
 } >"$out/compare.md"

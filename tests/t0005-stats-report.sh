@@ -127,6 +127,7 @@ cmp_rc() { # cmp_rc CODE WORD A B
 	[ "$rc" = "$1" ] && grep -q -- "$2" "$T_TMP/c.out" || { echo "exit $rc"; cat "$T_TMP/c.out"; return 1; }
 }
 t_ok "compare a b: split-off B/A is significant" cmp_rc 0 '^| split-off | .* | yes |$' a b
+t_ok "compare: the p column is p99.9's and names the design (runs of one seed scheme pair up)" grep -q '^| split-off | .* | 0.03125 (paired) | yes |$' "$T_TMP/c.out"
 t_ok "compare writes overlay plots" t_is_png "$T_TMP/res/compare-a-vs-b/overlay-split-off.png"
 t_ok "compare refuses mismatched scenario sets" cmp_rc 2 'differ in their scenario sets' a small
 t_ok "compare refuses an unknown run id, listing the runs" cmp_rc 2 "B='nosuch' is not a run id.*(runs: a b small" a nosuch
