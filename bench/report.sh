@@ -53,7 +53,9 @@ mf=$m
 	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"
 	echo
 	echo "Raw: what cyclictest recorded. Corrected: with the periods it missed while"
-	echo "waiting for a late wake-up counted back in (coordinated omission); the"
+	echo "waiting for a late wake-up counted back in (coordinated omission, as"
+	echo "HdrHistogram: reconstructed while at least one interval late, which can"
+	echo "lower a quantile above one interval as well as raise one); the"
 	echo "comparisons and verdicts use the corrected per-rep figures."
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
@@ -64,6 +66,10 @@ mf=$m
 	echo "> = past the histogram's limit, the value is the rep's largest latency):"
 	echo
 	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "*" end)"] | join(", "))"' "$st"
+	echo
+	echo "Per rep, the largest latency (us; the tail beyond p99.9, compared below):"
+	echo
+	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", "))"' "$st"
 	echo
 	echo "## Comparisons (corrected, one value per rep)"
 	echo

@@ -245,3 +245,5 @@ t_ok "report: 'not resolvable at this resolution' and the ties note" rep_floor
 # A killed offender: the time before the kill was not measured; with no
 # completed split lock the verdict says why that harm is nil.
 t_ok "kill verdict: the harm before the kill was not measured, and why it is nil" has_verdict harm '^split-on: .*The harm before the kill was not measured \(cyclictest starts after the load.s warm-up.*\) and is nil: the #AC is a fault, raised before the locked access executes, so none of its split locks took the bus'
+rep_tail() { "$T_ROOT/bench/report.sh" "$T_TMP/tail" >/dev/null 2>&1 && grep -qx -- '- spiky: 6, 6, 6, 6, 6, 6' "$T_TMP/tail/report.md" && grep -q '^| spiky / quiet | paired | 6 pairs | .* | max 6-6 vs 3-3 us (p 0.03125); above 3 us: 5-5 vs 0-0 (p 0.03125): differs |' "$T_TMP/tail/report.md"; }
+t_ok "report: each rep's largest latency, and the tail's comparison" rep_tail
