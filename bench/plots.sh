@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Draw a study run's plots (make plots RUN=...): per scenario an
-# OSADL-style histogram, an overlay of all scenarios, the 1 - CDF tail and
-# the max per rep, each as PNG and SVG under RUN/plots/ with stable names:
-# hist-<scenario>, overlay, ccdf, maxrep. Writes RUN/stats.json too.
+# OSADL-style histogram, an overlay of all scenarios, one panel per
+# comparison (scenario over its control), the 1 - CDF tail, the max per
+# rep and a summary (per rep p99.9 and max, the control's range, the
+# ratio), each as PNG and SVG under RUN/plots/ with stable names:
+# hist-<scenario>, overlay, pairs, ccdf, maxrep, summary. Writes
+# RUN/stats.json too.
 set -uo pipefail
 SLB_PROG=plots
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -36,4 +39,13 @@ done <"$data/scenarios.dat"
 gp overlay.gp overlay "bin=$width"
 gp ccdf.gp ccdf
 gp maxrep.gp maxrep
+gp summary.gp summary
+# one panel per comparison (control, scenario), from slb-stats' roles
+# (and each panel's x range: the larger of the two scenarios' max)
+pa=$(awk '!/^#/ && $3 != "-" { printf "%s ", $3 }' "$data/summary-scen.dat")
+pb=$(awk '!/^#/ && $3 != "-" { printf "%s ", $2 }' "$data/summary-scen.dat")
+pt=$(awk '!/^#/ { top[$2] = $NF; ctl[NR] = $3; name[NR] = $2 }
+	END { for (i = 1; i <= NR; i++) if (ctl[i] != "" && ctl[i] != "-")
+		printf "%d ", (top[name[i]] + 0 > top[ctl[i]] + 0 ? top[name[i]] : top[ctl[i]]) }' "$data/summary-scen.dat")
+[ -z "$pb" ] || gp pairs.gp pairs "bin=$width; pairs_a='$pa'; pairs_b='$pb'; pairs_top='$pt'"
 say "plots in $out: $(cd "$out" && ls *.png | tr '\n' ' ')"

@@ -96,6 +96,10 @@ mf=$m
 	echo
 	echo "## Plots"
 	echo
+	echo "![summary](plots/summary.png)"
+	echo
+	echo "![each comparison](plots/pairs.png)"
+	echo
 	echo "![overlay](plots/overlay.png) ![tail](plots/ccdf.png) ![max per rep](plots/maxrep.png)"
 	echo
 	while read -r s; do

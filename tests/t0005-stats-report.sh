@@ -97,7 +97,7 @@ t_ok "survived run: the decision does not claim a kill" has_verdict survived '^D
 # Plots and report.
 cp_conf "$T_TMP/harm"
 "$T_ROOT/bench/report.sh" "$T_TMP/harm" >/dev/null 2>"$T_TMP/report.err"
-for p in overlay ccdf maxrep hist-baseline hist-split-off; do
+for p in overlay ccdf maxrep summary pairs hist-baseline hist-split-off; do
 	t_ok "plot $p.png is a non-empty PNG" t_is_png "$T_TMP/harm/plots/$p.png" 5000
 	t_ok "plot $p.svg is an SVG" t_is_svg "$T_TMP/harm/plots/$p.svg"
 done
@@ -247,3 +247,17 @@ t_ok "report: 'not resolvable at this resolution' and the ties note" rep_floor
 t_ok "kill verdict: the harm before the kill was not measured, and why it is nil" has_verdict harm '^split-on: .*The harm before the kill was not measured \(cyclictest starts after the load.s warm-up.*\) and is nil: the #AC is a fault, raised before the locked access executes, so none of its split locks took the bus'
 rep_tail() { "$T_ROOT/bench/report.sh" "$T_TMP/tail" >/dev/null 2>&1 && grep -qx -- '- spiky: 6, 6, 6, 6, 6, 6' "$T_TMP/tail/report.md" && grep -q '^| spiky / quiet | paired | 6 pairs | .* | max 6-6 vs 3-3 us (p 0.03125); above 3 us: 5-5 vs 0-0 (p 0.03125): differs |' "$T_TMP/tail/report.md"; }
 t_ok "report: each rep's largest latency, and the tail's comparison" rep_tail
+# The summary figure's data: each rep's corrected p99.9 and max, and per
+# scenario its control's range and the p99.9 ratio with its interval.
+sumdata() {
+	local d=$T_TMP/harm/plots/data
+	[ "$(awk '$2 == "split-off" { n++ } END { print n }' "$d/summary.dat")" = 6 ] &&
+		[ "$(awk '$2 == "split-off" && $3 == 1 { print $4, $5 }' "$d/summary.dat")" = "$(jq -r '.scenarios[] | select(.name == "split-off") | .per_rep[0] | "\(.co_p999_us) \(.max_us)"' "$T_TMP/harm/stats.json")" ] &&
+		awk '$2 == "split-off" { exit !($3 == "aligned" && $6 > 2 && $7 <= $6 && $6 <= $8 && $NF > 0) }' "$d/summary-scen.dat" &&
+		awk '$2 == "baseline" { exit !($3 == "-" && $6 == "?") }' "$d/summary-scen.dat" &&
+		grep -qx '!\[summary\](plots/summary.png)' "$T_TMP/harm/report.md"
+}
+t_ok "summary figure data: per rep p99.9 and max, the control's range and the ratio with its interval; linked in the report" sumdata
+ratio_match() { [ "$(awk '$2 == "split-off" { print $6 }' "$T_TMP/harm/plots/data/summary-scen.dat")" = "$(jq -r '.comparisons[] | select(.label == "split-off / aligned") | .ratio_p999' "$T_TMP/harm/stats.json")" ]; }
+t_ok "... the ratio is the comparison's p99.9 ratio" ratio_match
+t_ok "1-CDF on a log latency axis" grep -q 'set logscale x' "$T_ROOT/plots/ccdf.gp"

@@ -973,6 +973,57 @@ static int write_rep_bins(const char *dir, const struct run_scen *s, size_t top,
 	return 0;
 }
 
+/*
+ * The summary figure's data (plots/summary.gp): DIR/summary.dat, each
+ * usable rep's corrected p99.9 and max per scenario; DIR/summary-scen.dat,
+ * per scenario its control's range (the control's smallest p99.9 to its
+ * largest max) and the p99.9 ratio with its 95 % interval ("?" where
+ * there is none), and the label drawn beside it.
+ */
+static int write_summary_data(const char *dir)
+{
+	FILE *f = open_data(dir, "summary", "dat"), *g = open_data(dir, "summary-scen", "dat");
+
+	if (!f || !g) {
+		if (f)
+			fclose(f);
+		if (g)
+			fclose(g);
+		return -1;
+	}
+	fprintf(f, "# index name rep p999_us max_us (corrected, usable reps)\n");
+	fprintf(g, "# index name control ctl_lo_us ctl_hi_us ratio_p999 ci_lo ci_hi label top_us\n");
+	for (int i = 0; i < run.nscen; i++) {
+		const struct run_scen *sc = &run.scen[i];
+		const struct cmp *c = role_cmp(sc);
+		double lo = INFINITY, hi = -INFINITY;
+		long top = scen_max(sc);
+
+		for (int r = 0; r < sc->nreps; r++)
+			if (sc->reps[r].have_hist)
+				fprintf(f, "%d %s %d %ld %ld\n", i, sc->name, sc->reps[r].rep, sc->reps[r].cst.p999,
+					sc->reps[r].cst.max_us);
+		if (!c || !c->na || !c->nb) {
+			fprintf(g, "%d %s - ? ? ? ? ? \"\" %ld\n", i, sc->name, top);
+			continue;
+		}
+		for (int r = 0; r < c->a->nreps; r++)
+			if (c->a->reps[r].have_hist) {
+				lo = fmin(lo, (double)c->a->reps[r].cst.p999);
+				hi = fmax(hi, (double)c->a->reps[r].cst.max_us);
+			}
+		fprintf(g, "%d %s %s %.0f %.0f %.4g ", i, sc->name, c->a->name, lo, hi, c->r_p999);
+		if (isnan(c->ci999[0]))
+			fprintf(g, "? ? \"x%.3g%s\" %ld\n", c->r_p999, c->significant ? " *" : "", top);
+		else
+			fprintf(g, "%.4g %.4g \"x%.3g (%.3g-%.3g)%s\" %ld\n", c->ci999[0], c->ci999[1], c->r_p999, c->ci999[0],
+				c->ci999[1], c->significant ? " *" : "", top);
+	}
+	fclose(f);
+	fclose(g);
+	return 0;
+}
+
 static int write_plot_data(const char *dir)
 {
 	FILE *idx, *mx;
@@ -1044,7 +1095,7 @@ static int write_plot_data(const char *dir)
 	}
 	fclose(idx);
 	fclose(mx);
-	return 0;
+	return write_summary_data(dir);
 }
 
 int main(int argc, char **argv)
