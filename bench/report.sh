@@ -39,7 +39,7 @@ mf=$m
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
 		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns, bus lock \(.params.bus_lock_ns) ns per split lock; rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
-		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: rep<k>/cmdline)"' "$mf"
+		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: `rep<k>/cmdline`)"' "$mf"
 	echo
 	echo "## Scenarios"
 	echo
@@ -62,10 +62,10 @@ mf=$m
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
 	echo
-	echo "Per rep, corrected p99.9 (us; * = fewer than 10 samples beyond it, not used;"
-	echo "> = past the histogram's limit, the value is the rep's largest latency):"
+	echo "Per rep, corrected p99.9 (us; \\* = fewer than 10 samples beyond it, not used;"
+	echo "a leading > = past the histogram's limit, the value is the rep's largest latency):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "*" end)"] | join(", "))"' "$st"
+	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "\\*" end)"] | join(", "))"' "$st"
 	echo
 	echo "Per rep, the largest latency (us; the tail beyond p99.9, compared below):"
 	echo
@@ -132,6 +132,14 @@ mf=$m
 } >"$run/report.md.tmp"
 rm -f "$m.missing"
 mv "$run/report.md.tmp" "$run/report.md"
-awk -f "$SLB_ROOT/bench/md2html.awk" "$run/report.md" >"$run/report.html.tmp" &&
-	mv "$run/report.html.tmp" "$run/report.html"
+# report.html: the same Markdown through Debian's cmark-gfm (tables
+# extension), in a page of its own.
+command -v cmark-gfm >/dev/null || die "cmark-gfm missing: run 'make deps'"
+{
+	printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n' "Split-lock latency study: run $(basename "$run")"
+	printf '<style>body{font-family:sans-serif;max-width:80em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}img{max-width:100%%}</style>\n'
+	printf '</head><body>\n'
+	cmark-gfm --extension table --extension autolink "$run/report.md" || exit 1
+	printf '</body></html>\n'
+} >"$run/report.html.tmp" && mv "$run/report.html.tmp" "$run/report.html" || die "cmark-gfm failed on $run/report.md"
 say "written: $run/report.md and report.html"

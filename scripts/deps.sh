@@ -14,8 +14,8 @@ PACKAGES=(
 	# emulator: stock (firmware, comparison) and the build of our patched one
 	qemu-system-x86 dpkg-dev meson ninja-build libglib2.0-dev
 	libpixman-1-dev libfdt-dev pkg-config python3
-	# study, plots, tests
-	gnuplot-nox jq procps
+	# study, plots, report (report.html: GitHub-flavoured Markdown), tests
+	gnuplot-nox jq procps cmark-gfm
 )
 
 missing=()

@@ -113,8 +113,9 @@ t_ok "report.md carries the verdicts" grep -q '^- Decision: in this run the spli
 t_ok "report.md has the summary table row for split-off" grep -q '^| split-off | 6/6 | 120000 |' "$T_TMP/harm/report.md"
 t_ok "report.md lists the per-rep corrected p99.9" grep -q '^- split-off: [0-9]*, [0-9]*, [0-9]*, [0-9]*, [0-9]*, [0-9]*$' "$T_TMP/harm/report.md"
 t_ok "report.md links the plots" grep -q '(plots/overlay.png)' "$T_TMP/harm/report.md"
-html() { grep -q '<table>' "$1" && grep -q '<li>Decision: in this run the split-lock load raised' "$1" && grep -q '<img alt="overlay" src="plots/overlay.png">' "$1" && tail -n 1 "$1" | grep -q '</html>'; }
-t_ok "report.html carries the same tables, verdicts and plots" html "$T_TMP/harm/report.html"
+html() { grep -q '<table>' "$1" && grep -q '<li>Decision: in this run the split-lock load raised' "$1" && grep -q '<img src="plots/overlay.png" alt="overlay" />' "$1" && tail -n 1 "$1" | grep -q '</html>'; }
+t_ok "report.html (cmark-gfm) carries the same tables, verdicts and plots" html "$T_TMP/harm/report.html"
+t_ok "... nothing of report.md lost as raw HTML or turned into a quote" sh -c "! grep -q -e 'raw HTML omitted' -e '<blockquote>' '$T_TMP/harm/report.html' && grep -q 'rep&lt;k&gt;/cmdline' '$T_TMP/harm/report.html'"
 
 # Compare.
 mkdir -p "$T_TMP/res"
@@ -180,6 +181,7 @@ echo '{"params": {"clock": "virtual", "quantum_ns": 10000, "bus_lock_ns": 1000}}
 rep_virtual() { "$T_ROOT/bench/report.sh" "$T_TMP/lim" >/dev/null 2>&1 && grep -q 'virtual time: every instruction costs 1 ns' "$T_TMP/lim/report.md" && grep -q 'modelled bus-lock time (1000 ns)' "$T_TMP/lim/report.md" && ! grep -q 'wall-clock time' "$T_TMP/lim/report.md"; }
 t_ok "a virtual-clock run's caveats are the virtual mode's" rep_virtual
 t_ok "... and its per-rep list marks a p99.9 past the limit with '>'" grep -q '^- over: >150000' "$T_TMP/lim/report.md"
+t_ok "... which report.html keeps as text (the '>', and the '*' of too few samples not taken for emphasis)" grep -q '<li>over: &gt;150000\*</li>' "$T_TMP/lim/report.html"
 # More than 8 scenarios: the 9th repeats the 1st colour dashed, not solid.
 "$FAKE" "$T_TMP/nine" $(for i in 1 2 3 4 5 6 7 8 9; do printf 's%d:100:10:1:completed ' "$i"; done)
 # plot9_dashed SVG: the 9th curve's group draws with a dash array.
