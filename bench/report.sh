@@ -88,7 +88,7 @@ mf=$m
 		def rng(v): "\(v | min)-\(v | max)";
 		.comparisons[] | "| \(.label) | \(.design // "unpaired") | \(if .design == "paired" then "\(.pairs) pairs" else "\(.reps_b) vs \(.reps_a)" end) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .significant then "no (a difference)" elif .equivalent then "yes" elif .equivalence == "not resolvable" then "not resolvable at this resolution (\(.floor_us) us)" elif .reps_needed_detect > 0 and (.significant | not) then "inconclusive: ~\(.reps_needed_detect) \(if .design == "paired" then "pairs" else "reps per side" end) to detect x1.2, ~\(.reps_needed_equivalence) to show equivalence" else "not shown" end) | \(if .tail then "max \(rng(.tail.max_b_us)) vs \(rng(.tail.max_a_us)) us (p \(.tail.p_max)); above \(.tail.threshold_us) us: \(rng(.tail.above_b)) vs \(rng(.tail.above_a)) (p \(.tail.p_above))\(if .tail.significant then ": differs" else "" end)" else "-" end) | \([if .design != "paired" and .design_note then "unpaired: \(.design_note)" else empty end, if .ties then "ties: the exact interval is conservative" else empty end] | join("; ")) |"' "$st"
 	echo
-	echo "Method: $(jq -r '.method | "\(.unit); \(.values); \(.ci); \(.test); significant: \(.significant); \(.equivalent)"' "$st")."
+	echo "Method: $(jq -r '.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; ")' "$st")."
 	echo
 	echo "## Verdict"
 	echo
