@@ -9,7 +9,11 @@
 #  - LOCK CMPXCHG16B on device memory is a bus lock, a misaligned one is
 #    #GP and leaves no bus lock behind (slb-trapmatrix --mmio);
 #  - DEBUGCTL: reserved bits are #GP, BTF is kept.
-# Each of these failed on the QEMU before the fix (see patch/README.md).
+# The step, breakpoint (the guest hung), aligned CMPXCHG16B and reserved
+# bit checks fail on the QEMU before the fix; without 0007's early return
+# for a misaligned CMPXCHG16B and 0006's clearing of a stale bus lock, the
+# bus lock marked before its #GP traps later and the matrix hangs (at the
+# split CMPXCHG16B case; see patch/README.md).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "bus-lock #DB tests"
 
