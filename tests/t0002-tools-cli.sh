@@ -14,12 +14,13 @@ exit_is() { # exit_is CODE CMD...
 	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want: $*"; return 1; }
 }
 
-for tool in "$HOSTBIN/slb-unframe" "$HOSTBIN/slb-hist" "$GUESTBIN/slb-frame" "$GUESTBIN/slb-load" "$GUESTBIN/slb-msr"; do
+for tool in "$HOSTBIN/slb-unframe" "$HOSTBIN/slb-hist" "$GUESTBIN/slb-frame" "$GUESTBIN/slb-load" "$GUESTBIN/slb-msr" "$GUESTBIN/slb-busdb"; do
 	t_ok "$(basename "$tool") --help exits 0" exit_is 0 "$tool" --help
 	t_ok "$(basename "$tool") --no-such-option exits 2" exit_is 2 "$tool" --no-such-option
 done
 t_ok "slb-unframe without FILE exits 2" exit_is 2 "$HOSTBIN/slb-unframe"
 t_ok "slb-hist without FILE exits 2" exit_is 2 "$HOSTBIN/slb-hist"
+t_ok "slb-busdb with an argument exits 2" exit_is 2 "$GUESTBIN/slb-busdb" extra
 t_ok "slb-frame --done abc exits 2" exit_is 2 "$GUESTBIN/slb-frame" --stdout --done abc
 t_ok "slb-hist on a missing file exits 1" exit_is 1 "$HOSTBIN/slb-hist" "$T_TMP/nope"
 

@@ -30,7 +30,9 @@
  * pointing past the instruction.
  * --mmio FILE adds cases on device memory (a PCI BAR's sysfs resource file,
  * mapped uncached): a LOCKed access there is a bus lock however it is
- * aligned, so bus-lock detection traps it and split-lock detection does not.
+ * aligned, so bus-lock detection traps it and split-lock detection does not
+ * (CMPXCHG16B included; a misaligned one is #GP and leaves no bus lock
+ * behind for the next locked instruction).
  *
  * Output: one "ok - ..." / "not ok - ..." line per case, then a summary.
  * Exit status: 0 all cases as expected, 1 a mismatch, 2 usage error.
@@ -418,34 +420,51 @@ static int report(const struct insn *in, const char *place, enum result want, en
  * source address) takes 4- and 8-byte accesses and ignores the rest.
  */
 #define MMIO_OFFSET 0x80
-static const struct insn mmio_insns[] = {
-	{ "add", 1, add_1, 1, 0, 0, 0, 0 },
-	{ "add", 4, add_4, 1, 0, 0, 0, 0 },
-	{ "add", 8, add_8, 1, 0, 0, 0, 0 },
-	{ "xchg", 4, xchg_4, 1, 0, 0, 0, 0 },
-	{ "cmpxchg", 4, cmpxchg_4, 1, 0, 0, 0, 0 },
-	{ "unlocked_add", 4, unlocked_add_4, 0, 0, 0, 0, 0 },
+static const struct mmio_case {
+	struct insn in;
+	int off;	/* from MMIO_OFFSET */
+} mmio_cases[] = {
+	{ { "add", 1, add_1, 1, 0, 0, 0, 0 }, 0 },
+	{ { "add", 4, add_4, 1, 0, 0, 0, 0 }, 0 },
+	{ { "add", 8, add_8, 1, 0, 0, 0, 0 }, 0 },
+	{ { "xchg", 4, xchg_4, 1, 0, 0, 0, 0 }, 0 },
+	{ { "cmpxchg", 4, cmpxchg_4, 1, 0, 0, 0, 0 }, 0 },
+	{ { "cmpxchg16b", 16, cmpxchg16b_16, 1, 0, 0, 0, 0 }, 0 },
+	/* misaligned: #GP, which must leave no bus lock behind (checked next) */
+	{ { "cmpxchg16b", 16, cmpxchg16b_16, 1, 0, 0, 0, 0 }, 8 },
+	{ { "unlocked_add", 4, unlocked_add_4, 0, 0, 0, 0, 0 }, 0 },
 };
 
-/* Run mmio_insns on the device memory of resource file path; returns the mismatches. */
+/* Run mmio_cases on the device memory of resource file path; returns the mismatches. */
 static int run_mmio(const char *path, enum detect detect, int *n, int *traps)
 {
 	int fd = open(path, O_RDWR | O_SYNC), bad = 0;
 	unsigned char *io = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	static uint64_t ram __attribute__((aligned(8)));
+	char place[64];
 
 	if (io == MAP_FAILED) {
 		printf("not ok - cannot map device memory %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	for (size_t i = 0; i < sizeof(mmio_insns) / sizeof(mmio_insns[0]); i++) {
-		const struct insn *in = &mmio_insns[i];
-		enum result want = in->locked && detect == DETECT_DB ? DB : NONE;
-		enum result got = classify(run_one(in->fn, io + MMIO_OFFSET), 0);
+	for (size_t i = 0; i < sizeof(mmio_cases) / sizeof(mmio_cases[0]); i++) {
+		const struct insn *in = &mmio_cases[i].in;
+		unsigned char *p = io + MMIO_OFFSET + mmio_cases[i].off;
+		enum result want = in->size == 16 && (uintptr_t)p % 16 ? GP
+				   : in->locked && detect == DETECT_DB ? DB : NONE;
+		enum result got = classify(run_one(in->fn, p), 0);
 		int rip_ok = got == NONE || got == DB || got_rip == slb_expected_rip;
 
 		*traps += got == AC || got == DB;
 		++*n;
-		bad += report(in, "aligned on device memory (MMIO)", want, got, rip_ok, 1, 0);
+		snprintf(place, sizeof(place), "%s on device memory (MMIO)", (uintptr_t)p % in->size ? "misaligned" : "aligned");
+		bad += report(in, place, want, got, rip_ok, 1, 0);
+		if (want == GP) {
+			/* a bus lock marked before the #GP must not trap here */
+			got = classify(run_one(add_4, &ram), 0);
+			++*n;
+			bad += report(&mmio_cases[1].in, "aligned in RAM, after that #GP", NONE, got, 1, 1, 0);
+		}
 	}
 	munmap(io, 4096);
 	close(fd);
