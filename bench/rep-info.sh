@@ -23,6 +23,10 @@ traps=$(counter traps) sigbus=$(counter sigbus)
 echo "sld_traps=$traps"
 echo "sld_sigbus=$sigbus"
 echo "sld_resumed=$(counter resumed)"
+# Bus-lock #DB traps (ratelimit, or warn/fatal on a #DB-only CPU); -1 from
+# kernels and stored runs without that counter.
+buslock=$(counter buslock)
+echo "sld_buslock=$buslock"
 # Traps per CPU ("0:12,1:3"): warn mode pauses and re-arms detection per
 # CPU, so a CPU whose count stops while its offender runs lost detection.
 cpus=$(sed -n 's/^cpu\([0-9]*\)=\([0-9]*\)$/\1:\2/p' "$f/sld_counters.txt" 2>/dev/null | paste -sd, -)
@@ -31,15 +35,16 @@ echo "sld_cpu_traps=${cpus:-none}"
 # not from its exit status alone: none, never-trapped, killed (SIGBUS),
 # survived-sigbus (it handled the SIGBUS and went on: slb-load
 # --catch-sigbus exits 3), throttled (warn mode: it trapped and lived;
-# or ratelimit: its bus locks trapped with #DB, which the counters do not
-# count but the kernel log shows), failed; "(unconfirmed)" when the
-# kernel's counters disagree.
+# or ratelimit: its bus locks trapped with #DB, counted in buslock, or
+# for runs from kernels without that counter, shown by the kernel log),
+# failed; "(unconfirmed)" when the kernel's counters disagree.
 case $fate in
 none) lo=none ;;
 sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" ;;
 "exit 3") lo=survived-sigbus; [ "$traps" -ge 1 ] 2>/dev/null || lo="survived-sigbus (unconfirmed)" ;;
 completed)
-	if [ "$traps" -gt 0 ] 2>/dev/null || grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then
+	if [ "$traps" -gt 0 ] 2>/dev/null || [ "$buslock" -gt 0 ] 2>/dev/null ||
+		grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then
 		lo=throttled
 	else
 		lo=never-trapped

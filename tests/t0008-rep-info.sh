@@ -30,6 +30,13 @@ craft dbtrapped completed 0 0
 echo '[    1.0] x86/split lock detection: #DB: slb-load/61 took a bus_lock trap at address: 0x402c25' >"$T_TMP/dbtrapped/files/dmesg.txt"
 "$RI" "$T_TMP/dbtrapped" 10 1000 >"$T_TMP/dbtrapped/rep.info"
 craft broken "exit 1" 0 0
+# ratelimit on a kernel with the buslock counter: #DB traps counted, none
+# in the (rate-limited, maybe lost) kernel log; and a stored run from a
+# kernel without that counter.
+craft dbcounted completed 0 0
+echo buslock=128 >>"$T_TMP/dbcounted/files/sld_counters.txt"
+: >"$T_TMP/dbcounted/files/dmesg.txt"
+"$RI" "$T_TMP/dbcounted" 10 1000 >"$T_TMP/dbcounted/rep.info"
 t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
 t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
 t_ok "ran to the end but trapped 40 times: throttled" outcome_is throttled throttled
@@ -39,6 +46,10 @@ t_ok "SIGBUS the kernel did not count: 'killed (unconfirmed)'" outcome_is liar "
 t_ok "no load: none" outcome_is idle none
 t_ok "ran to the end, no #AC but bus-lock #DB traps in the kernel log (ratelimit): throttled" outcome_is dbtrapped throttled
 t_ok "any other exit: failed" outcome_is broken failed
+t_ok "ran to the end, no #AC, bus-lock #DB traps counted (buslock): throttled" outcome_is dbcounted throttled
+t_ok "the kernel's buslock counter is passed on" grep -qx sld_buslock=128 "$T_TMP/dbcounted/rep.info"
+t_ok "counters without buslock (older kernel or stored run): sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/throttled/rep.info"
+t_ok "no counters at all: sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/nocounters/rep.info"
 t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
 t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"
