@@ -35,7 +35,8 @@ static DEFINE_SPINLOCK(slb_lock);
 static struct hrtimer slb_timer;
 static DECLARE_COMPLETION(slb_timer_done);
 
-static void slb_split_lock(const char *where)
+/* Inlined, so that the #AC names the trigger (slb_trigger_write, slb_timer_fn). */
+static __always_inline void slb_split_lock(const char *where)
 {
 	u32 *p = (u32 *)(slb_buf + SMP_CACHE_BYTES - 2);
 
