@@ -27,6 +27,10 @@ traps=$(counter traps) sigbus=$(counter sigbus)
 echo "sld_traps=$traps"
 echo "sld_sigbus=$sigbus"
 echo "sld_resumed=$(counter resumed)"
+# Bus-lock #DB traps (ratelimit, or warn/fatal on a #DB-only CPU); -1 from
+# kernels and stored runs without that counter.
+buslock=$(counter buslock)
+echo "sld_buslock=$buslock"
 # Traps per CPU ("0:12,1:3"): warn mode pauses and re-arms detection per
 # CPU, so a CPU whose count stops while its offender runs lost detection.
 cpus=$(sed -n 's/^cpu\([0-9]*\)=\([0-9]*\)$/\1:\2/p' "$f/sld_counters.txt" 2>/dev/null | paste -sd, -)
@@ -36,10 +40,10 @@ echo "sld_cpu_traps=${cpus:-none}"
 # killed (SIGBUS), survived-sigbus (the kernel sent SIGBUS, sigbus >= 1,
 # and the process was not killed by it: it handled it and ended by itself,
 # whatever its exit status), throttled (warn mode: it trapped and lived;
-# or ratelimit: its bus locks trapped with #DB, which the counters do not
-# count but the kernel log shows), failed; "(unconfirmed)" when the
-# kernel's counters disagree (slb-load --catch-sigbus exits 3 after a
-# SIGBUS the kernel did not count).
+# or ratelimit: its bus locks trapped with #DB, counted in buslock, or for
+# runs from kernels without that counter, shown by the kernel log), failed;
+# "(unconfirmed)" when the kernel's counters disagree (slb-load
+# --catch-sigbus exits 3 after a SIGBUS the kernel did not count).
 lived=0 # ended by itself: completed, or an exit status under 128 (not a signal's)
 case $fate in completed) lived=1 ;; "exit "*) [ "${fate#exit }" -lt 128 ] 2>/dev/null && lived=1 ;; esac
 case $fate in
@@ -48,7 +52,8 @@ sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" 
 *) if [ "$lived" = 1 ] && [ "$sigbus" -ge 1 ] 2>/dev/null; then lo=survived-sigbus
    elif [ "$fate" = "exit 3" ]; then lo="survived-sigbus (unconfirmed)"
    elif [ "$fate" != completed ]; then lo=failed
-   elif [ "$traps" -gt 0 ] 2>/dev/null || grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then lo=throttled
+   elif [ "$traps" -gt 0 ] 2>/dev/null || [ "$buslock" -gt 0 ] 2>/dev/null ||
+	grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then lo=throttled
    else lo=never-trapped
    fi ;;
 esac

@@ -173,6 +173,12 @@ t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeas
 sed -i 's/^load_end_ms=12$/load_end_ms=10000/' "$T_TMP"/rl/split-ratelimit/rep*/rep.info
 "$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
 t_ok "ratelimit: the offender's split locks per second are stated" has_verdict rl '^split-ratelimit: the offender survived \(load fates: completed x6\) and was held to 10.5 split locks per second'
+t_ok "ratelimit, a run without the buslock counter: #DB traps said to be uncounted" has_verdict rl 'split locks per second \(median over reps; bus-lock #DB traps are not counted as #AC traps\)'
+t_ok "... and the summary gives sld_buslock -1 (unknown) for it" jq -e '[.scenarios[] | select(.name == "split-ratelimit") | .reps[].sld_buslock] | unique == [-1]' <("$HOSTBIN/slb-summary" --json "$T_TMP/rl")
+for i in 1 2 3 4 5 6; do echo "sld_buslock=$((100 + i))" >>"$T_TMP/rl/split-ratelimit/rep$i/rep.info"; done
+"$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
+t_ok "ratelimit with the buslock counter: the #DB traps per rep are stated" has_verdict rl 'split locks per second \(median over reps; 104 bus-lock #DB traps per rep\)'
+t_ok "... and passed on by the summary (JSON and CSV)" sh -c "'$HOSTBIN/slb-summary' --json '$T_TMP/rl' | jq -e '[.scenarios[] | select(.name == \"split-ratelimit\") | .reps[].sld_buslock] == [101, 102, 103, 104, 105, 106]' >/dev/null && '$HOSTBIN/slb-summary' --csv '$T_TMP/rl' | grep -q '^split-ratelimit,1,ok,completed,105,0,101,'"
 maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
 t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint
 rep_unus() { "$T_ROOT/bench/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }

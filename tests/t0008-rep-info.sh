@@ -38,6 +38,13 @@ craft thirdparty completed 1 1
 craft thirdparty-exit1 "exit 1" 1 1
 craft thirdparty-sigkill "exit 137" 1 1
 craft claims "exit 3" 0 0
+# ratelimit on a kernel with the buslock counter: #DB traps counted, none
+# in the (rate-limited, maybe lost) kernel log; and a stored run from a
+# kernel without that counter.
+craft dbcounted completed 0 0
+echo buslock=128 >>"$T_TMP/dbcounted/files/sld_counters.txt"
+: >"$T_TMP/dbcounted/files/dmesg.txt"
+"$RI" "$T_TMP/dbcounted" 10 1000 >"$T_TMP/dbcounted/rep.info"
 t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
 t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
 t_ok "ran to the end but trapped 40 times: throttled" outcome_is throttled throttled
@@ -55,6 +62,10 @@ echo '{"outcome": "ok", "seed": 4}' >"$T_TMP/killed/outcome.json"
 "$RI" "$T_TMP/killed" 10 1000 >"$T_TMP/killed/rep.info"
 t_ok "the rep's seed (outcome.json, virtual clock) is passed on, for pairing reps" grep -qx seed=4 "$T_TMP/killed/rep.info"
 t_ok "no seed (wall clock): seed=-1" grep -qx seed=-1 "$T_TMP/clean/rep.info"
+t_ok "ran to the end, no #AC, bus-lock #DB traps counted (buslock): throttled" outcome_is dbcounted throttled
+t_ok "the kernel's buslock counter is passed on" grep -qx sld_buslock=128 "$T_TMP/dbcounted/rep.info"
+t_ok "counters without buslock (older kernel or stored run): sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/throttled/rep.info"
+t_ok "no counters at all: sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/nocounters/rep.info"
 t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
 t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"

@@ -88,12 +88,14 @@ slb_cyclictest() {
 }
 
 # slb_sld_counters FILE: the kernel's split-lock trap counters (patch/linux
-# 0005) as key=value lines: traps, sigbus, resumed, cpuN (traps on CPU N)
-# and last; "absent=1" without them.
+# 0005) as key=value lines: traps, sigbus, resumed (#AC), buslock (#DB bus
+# lock traps; not written by kernels without that counter), cpuN (#AC
+# traps on CPU N) and last; "absent=1" without them.
 slb_sld_counters() {
 	d=/sys/kernel/debug/x86/split_lock
 	if [ -d "$d" ]; then
 		for k in traps sigbus resumed; do echo "$k=$(cat "$d/$k")"; done
+		[ ! -f "$d/buslock" ] || echo "buslock=$(cat "$d/buslock")"
 		while read -r c n; do echo "cpu$c=$n"; done <"$d/cpus"
 		echo "last=$(cat "$d/last")"
 	else

@@ -764,9 +764,16 @@ static void verdicts(void)
 			VERDICT("%s: with detection on, a split-lock-free load changed p99.9 over %s by %s%s%s.",
 				sc->name, sc->control, effect(c), sig_word(c), c->significant ? "" : tail_text(c));
 		} else if (!strcmp(sc->expect, "ratelimit")) {
-			VERDICT("%s: the offender %s (load fates: %s) and was held to %.1f split locks per second (median over reps; bus-lock #DB traps are not counted as #AC traps); p99.9 versus %s %s%s%s.",
+			/* Runs from kernels without the buslock counter have no sld_buslock. */
+			double db = rep_median(sc, "sld_buslock");
+			char dbtext[80] = "bus-lock #DB traps are not counted as #AC traps";
+
+			if (db >= 0)
+				snprintf(dbtext, sizeof(dbtext), "%.0f bus-lock #DB traps per rep", db);
+			VERDICT("%s: the offender %s (load fates: %s) and was held to %.1f split locks per second (median over reps; %s); p99.9 versus %s %s%s%s.",
 				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,
-				rate_median(sc), sc->control, effect(c), sig_word(c), c->significant ? "" : tail_text(c));
+				rate_median(sc), dbtext, sc->control, effect(c), sig_word(c),
+				c->significant ? "" : tail_text(c));
 		} else if (!strcmp(sc->expect, "throttle")) {
 			VERDICT("%s: the offender %s (load fates: %s) and trapped %.0f times per rep (median)%s; p99.9 versus %s %s%s%s.",
 				sc->name, count_fate(sc, "sigbus") ? "was killed in some reps" : "survived", sc->fates,

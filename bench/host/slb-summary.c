@@ -42,16 +42,19 @@ static void print_json(const char *dir)
 		for (int r = 0; r < s->nreps; r++) {
 			struct run_rep *rp = &s->reps[r];
 
-			/* Runs before the counters were renamed say warned/killed. */
+			/*
+			 * Runs before the counters were renamed say warned/killed;
+			 * runs without the bus-lock counter get -1 (unknown).
+			 */
 			printf("       {\"rep\": %d, \"outcome\": \"%s\", \"load_fate\": \"%s\", \"load_ops\": %lld, "
 			       "\"load_end_ms\": %s, \"sld_traps\": %lld, \"sld_sigbus\": %lld, \"sld_resumed\": %lld, "
-			       "\"sld_cpu_traps\": \"%s\"",
+			       "\"sld_buslock\": %lld, \"sld_cpu_traps\": \"%s\"",
 			       rp->rep, kv_get(&rp->info, "outcome", "missing"),
 			       kv_get(&rp->info, "load_fate", "unknown"), kv_get_ll(&rp->info, "load_ops", -1),
 			       kv_get(&rp->info, "load_end_ms", "-1"), kv_get_ll(&rp->info, "sld_traps", -1),
 			       kv_get_ll(&rp->info, "sld_sigbus", kv_get_ll(&rp->info, "sld_killed", -1)),
 			       kv_get_ll(&rp->info, "sld_resumed", kv_get_ll(&rp->info, "sld_warned", -1)),
-			       kv_get(&rp->info, "sld_cpu_traps", "none"));
+			       kv_get_ll(&rp->info, "sld_buslock", -1), kv_get(&rp->info, "sld_cpu_traps", "none"));
 			if (rp->have_hist) {
 				printf(", ");
 				hist_stats_json(stdout, &rp->st);
@@ -65,9 +68,9 @@ static void print_json(const char *dir)
 
 static void csv_row(const char *name, const char *rep, const struct kv *info, const struct hist_stats *st)
 {
-	printf("%s,%s,%s,%s,%lld,%lld,", name, rep, info ? kv_get(info, "outcome", "missing") : "",
+	printf("%s,%s,%s,%s,%lld,%lld,%lld,", name, rep, info ? kv_get(info, "outcome", "missing") : "",
 	       info ? kv_get(info, "load_fate", "unknown") : "", info ? kv_get_ll(info, "load_ops", -1) : -1,
-	       info ? kv_get_ll(info, "sld_traps", -1) : -1);
+	       info ? kv_get_ll(info, "sld_traps", -1) : -1, info ? kv_get_ll(info, "sld_buslock", -1) : -1);
 	if (st)
 		printf("%llu,%ld,%.2f,%ld,%ld,%ld,%ld,%ld,%llu\n", (unsigned long long)st->samples, st->min_us,
 		       st->avg_us, st->p50, st->p90, st->p99, st->p999, st->max_us,
@@ -78,7 +81,7 @@ static void csv_row(const char *name, const char *rep, const struct kv *info, co
 
 static void print_csv(void)
 {
-	printf("scenario,rep,outcome,load_fate,load_ops,sld_traps,samples,min_us,avg_us,p50_us,p90_us,p99_us,p999_us,max_us,overflows\n");
+	printf("scenario,rep,outcome,load_fate,load_ops,sld_traps,sld_buslock,samples,min_us,avg_us,p50_us,p90_us,p99_us,p999_us,max_us,overflows\n");
 	for (int i = 0; i < run.nscen; i++) {
 		struct run_scen *s = &run.scen[i];
 		char rep[16];
