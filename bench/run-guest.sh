@@ -43,7 +43,8 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --clock MODE      wall or virtual (default \$SLB_CLOCK or ${CLOCK_DEFAULT})
       --bus-lock-ns N   virtual: ns a split lock holds the bus, 0 to 1000000
                         (default ${BUS_LOCK_NS_DEFAULT})
-      --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 ns
+      --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 ns, or 0
+                        for plain icount (vCPUs one after another; tests)
                         (default ${QUANTUM_NS_DEFAULT})
       --seed N          virtual: guest RNG and slb.seed=N, 0 to 4294967295
                         (default 1)
@@ -118,7 +119,7 @@ check_number --memory "$mem" 128 16384
 check_number --timeout "$timeout" 0 86400
 check_choice --clock "$clock" wall virtual
 check_number --bus-lock-ns "$bus_lock_ns" 0 1000000
-check_number --quantum-ns "$quantum_ns" 1000 10000000
+[ "$quantum_ns" = 0 ] || check_number --quantum-ns "$quantum_ns" 1000 10000000
 check_number --seed "$seed" 0 4294967295
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
 [ -f "$kernel" ] || usage_error "--kernel '$kernel' does not exist (run 'make kernel')"

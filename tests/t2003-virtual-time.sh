@@ -90,5 +90,5 @@ t_ok "QEMU: bus-lock-ns without -icount is refused" t_qemu_refuses "bus-lock-ns 
 	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg -cpu Snowridge,bus-lock-ns=1000
 t_ok "QEMU: bus-lock-ns=2000000 is refused" t_qemu_refuses "bus-lock-ns=2000000 is out of range" \
 	-L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg,thread=single -icount shift=0 -cpu Snowridge,bus-lock-ns=2000000
-t_ok "QEMU: lockstep without -icount is refused" t_qemu_refuses "lockstep needs -icount" -accel tcg,lockstep=10000
+t_ok "QEMU: lockstep without -icount is refused" t_qemu_refuses "lockstep=10000 needs -icount" -accel tcg,lockstep=10000
 t_ok "QEMU: lockstep=10 is refused" t_qemu_refuses "lockstep=10 is out of range" -icount shift=0 -accel tcg,lockstep=10
