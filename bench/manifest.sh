@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Print a study run's manifest.json: what ran, on what, with which inputs
-# (run id, date, host CPU, kernel and QEMU versions and input hashes, patch
-# hashes, guest command lines, clock mode, parameters). jq writes it, so
+# (run id, date, digest of the tree's run inputs, host CPU, kernel and QEMU
+# versions and input hashes, patch hashes, guest command lines, clock mode,
+# parameters). jq writes it, so
 # every string is escaped.
 #   manifest.sh RUNDIR ID KEY=VALUE...   (numeric parameters: duration_s,
 #   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, quantum_ns;
@@ -36,10 +37,10 @@ jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	--arg qemu "$qemu" --arg qver "$("$qemu" --version | head -n 1)" \
 	--argjson qpatches "$(hashes "$SLB_ROOT/patch/qemu")" \
 	--arg cmdline "$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$(params "$@" | jq -r '.vcpus // 2')")" \
-	--argjson params "$(params "$@")" \
+	--argjson params "$(params "$@")" --arg inputs "$(run_inputs_digest)" \
 	--argjson scenarios "$(jq -R . "$dir/scenarios.list" | jq -s .)" '
 {
-  run_id: $id, date: $date, emulated: true,
+  run_id: $id, date: $date, emulated: true, inputs_digest: $inputs,
   note: (if $params.clock == "virtual"
     then "latencies are virtual time of a QEMU TCG guest (icount, 1 instruction = 1 ns, lock-step vCPUs, modelled bus-lock cost): deterministic, compare runs as ratios, not as hardware microseconds"
     else "latencies are QEMU TCG emulated wall-clock time: compare runs as ratios, not as hardware microseconds" end),

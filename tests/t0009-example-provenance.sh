@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's figures come from a committed run of the tree that ships
+# them: the example run the README names records, in its manifest, the
+# digest of the files that decide what a guest run measures
+# (run_inputs_digest in scripts/lib.sh), and it equals this tree's.
+. "$(dirname "$0")/lib.sh"
+. "$T_ROOT/scripts/lib.sh"
+ex=$(grep -o 'results/example-[0-9]\{8\}-[0-9]\{6\}/' "$T_ROOT/README.md" | head -n 1)
+t_ok "the README names its example run ($ex)" test -n "$ex"
+t_ok "that run is committed, with a manifest" test -s "$T_ROOT/$ex/manifest.json"
+same_inputs() {
+	local got want
+	got=$(jq -r '.inputs_digest // "none"' "$T_ROOT/$ex/manifest.json")
+	want=$(run_inputs_digest)
+	[ "$got" = "$want" ] && return 0
+	echo "the example run's inputs digest is $got, this tree's is $want: regenerate it (make bench) and the README's figures"
+	return 1
+}
+t_ok "the example run was made from this tree's run inputs" same_inputs
+# The digest moves with any of those files, and only with them (on a copy).
+changed() {
+	local r=$T_TMP/root a b c
+	mkdir -p "$r/scripts" "$r/bench"
+	cp -r "$T_ROOT/patch" "$T_ROOT/rt-config" "$r/"
+	cp -r "$T_ROOT/bench/guest" "$T_ROOT/bench/lib" "$T_ROOT/bench/run-guest.sh" "$T_ROOT/bench/study.sh" "$r/bench/"
+	cp "$T_ROOT"/scripts/build-*.sh "$T_ROOT/scripts/check-kconfig.sh" "$r/scripts/"
+	a=$(SLB_ROOT=$r run_inputs_digest)
+	[ "$a" = "$(run_inputs_digest)" ] || { echo "a copy of the inputs digests differently"; return 1; }
+	echo "# touch" >>"$r/rt-config/defaults.conf"
+	b=$(SLB_ROOT=$r run_inputs_digest)
+	echo "notes" >"$r/patch/NOTES.md"
+	c=$(SLB_ROOT=$r run_inputs_digest)
+	[ "$a" != "$b" ] && [ "$b" = "$c" ]
+}
+t_ok "a change to a run input changes the digest, a Markdown note does not" changed
