@@ -3,15 +3,54 @@
 # Print a study run's manifest.json: what ran, on what, with which inputs
 # (run id, date, digest of the tree's run inputs, host CPU, kernel and QEMU
 # versions and input hashes, patch hashes, guest command lines, clock mode,
-# parameters). jq writes it, so
-# every string is escaped.
+# parameters). jq writes it, so every string is escaped. A native run
+# (RUNDIR/target.txt, the target's facts from bench/target/detect.sh and
+# native.sh) records the target instead of kernel and emulator: its
+# identity, CPU, kernel, command line, split-lock detection state and the
+# scenarios skipped there, with why (RUNDIR/skipped.txt).
 #   manifest.sh RUNDIR ID KEY=VALUE...   (numeric parameters: duration_s,
-#   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, quantum_ns;
-#   strings: clock, cpu)
+#   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, quantum_ns,
+#   load_rate, measure_cpu; strings: clock, cpu, target, load_cpus)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 dir=$1 id=$2
 shift 2
+# params KEY=VALUE...: one object; numbers stay numbers
+params() {
+	local kv
+	for kv in "$@"; do
+		jq -n --arg k "${kv%%=*}" --arg v "${kv#*=}" '{($k): ($v | tonumber? // $v)}'
+	done | jq -s 'add // {}'
+}
+if [ -f "$dir/target.txt" ]; then
+	facts=$(jq -R 'capture("^(?<k>[a-z_0-9]+)=(?<v>.*)$") | {(.k): .v}' "$dir/target.txt" | jq -s 'add // {}')
+	skipped=$( [ -f "$dir/skipped.txt" ] && jq -R 'split("\t") | {scenario: .[0], reason: .[1], next: .[2]}' "$dir/skipped.txt" | jq -s . || echo '[]')
+	jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--arg host_cpu "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" \
+		--argjson cores "$(nproc)" --arg host_kernel "$(uname -r)" --arg host_name "$(uname -n)" \
+		--argjson f "$facts" --argjson skipped "$skipped" --argjson params "$(params "$@")" \
+		--argjson scenarios "$(jq -R . "$dir/scenarios.list" | jq -s .)" '
+	{
+	  run_id: $id, date: $date, emulated: false,
+	  note: ("latencies are real time on \($f.hostname)'"'"'s running kernel (\($f.cpu_model)), no emulator"
+	    + (if $f.flag_hypervisor == "yes" then "; a virtual machine (hypervisor flag): real hardware through a hypervisor, whose scheduling of vCPUs is in the figures" else "" end)),
+	  target: {kind: (if ($f.target | startswith("ssh:")) then "ssh" else "native" end), name: $f.target,
+	    hostname: $f.hostname, cpu: $f.cpu_model, machine: $f.machine, cpus_online: $f.cpus_online_list,
+	    cpus_isolated: $f.cpus_isolated, nohz_full: $f.nohz_full, hypervisor: ($f.flag_hypervisor == "yes"), virt: $f.virt,
+	    kernel: $f.kernel_release, kernel_version: $f.kernel_version, preempt_rt: ($f.preempt_rt == "yes"),
+	    cmdline: $f.cmdline,
+	    split_lock: {cpu_split_lock_detect: ($f.flag_split_lock_detect == "yes"), cpu_bus_lock_detect: ($f.flag_bus_lock_detect == "yes"),
+	      mode: $f.sld_mode, read_from: $f.sld_source, cmdline_option: $f.cmdline_split_lock_detect,
+	      kernel_log: $f.dmesg_split_lock, kernel_log_readable: ($f.dmesg_readable == "yes"),
+	      split_lock_mitigate: $f.split_lock_mitigate},
+	    measured_cpu: ($f.measure_cpu | tonumber), measured_isolated: ($f.measured_isolated == "yes"), load_cpus: $f.load_cpus,
+	    cyclictest: $f.cyclictest, cyclictest_version: $f.cyclictest_version},
+	  host: {name: $host_name, cpu: $host_cpu, cores: $cores, kernel: $host_kernel},
+	  skipped: $skipped,
+	  params: ($params + {scenarios: $scenarios})
+	}'
+	exit 0
+fi
 kdir=$("$SLB_ROOT/scripts/build-kernel.sh" --path)
 qemu=${SLB_QEMU:-qemu-system-x86_64}
 # hashes DIR: {"file": "sha256 prefix", ...} over the series
@@ -19,13 +58,6 @@ hashes() {
 	local p
 	for p in $(series_files "$1"); do
 		jq -n --arg k "$(basename "$p")" --arg v "$(sha256sum "$p" | cut -c1-16)" '{($k): $v}'
-	done | jq -s 'add // {}'
-}
-# params KEY=VALUE...: one object; numbers stay numbers
-params() {
-	local kv
-	for kv in "$@"; do
-		jq -n --arg k "${kv%%=*}" --arg v "${kv#*=}" '{($k): ($v | tonumber? // $v)}'
 	done | jq -s 'add // {}'
 }
 jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \

@@ -9,6 +9,7 @@ set -uo pipefail
 SLB_PROG=report
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/bench/scenarios.sh"
+. "$SLB_ROOT/bench/report-native.sh"
 run=${1:-}
 require_run_dir "$run"
 "$SLB_ROOT/bench/plots.sh" "$run" || exit 1
@@ -20,7 +21,9 @@ mf=$m
 {
 	echo "# Split-lock latency study: run $(basename "$run")"
 	echo
-	if [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+	if report_is_native "$mf"; then
+		report_native_banner "$mf"
+	elif [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
 		echo "**Emulated, virtual time:** every latency below is instruction time of a"
 		echo "QEMU TCG guest (icount, 1 instruction = 1 ns, vCPUs in lock-step quanta,"
 		echo "a modelled bus-lock cost per split lock). Deterministic for a seed; read the"
@@ -33,7 +36,8 @@ mf=$m
 	echo
 	echo "## Setup"
 	echo
-	jq -r '
+	report_native_setup "$mf"
+	jq -r 'select(.emulated != false) |
 		"- date: \(.date // "?"); host: \(.host.cpu // "?"), \(.host.cores // "?") cores",
 		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
@@ -50,7 +54,8 @@ mf=$m
 		printf '| %s | `%s` | %s | %s | %s | %s | %s |\n' "$s" "$(f 2)" "$(f 3)" "$(f 4)" "$(f 5)" "$(f 6)" "$(f 8)"
 	done <"$run/scenarios.list"
 	echo
-	echo "## Latency on the isolated vCPU (us, emulated), pooled over reps"
+	report_skipped "$run"
+	echo "## Latency on the isolated vCPU (us, $(report_is_native "$mf" && echo "real time" || echo emulated)), pooled over reps"
 	echo
 	echo "Raw: what cyclictest recorded. Corrected: with the periods it missed while"
 	echo "waiting for a late wake-up counted back in (coordinated omission, as"
@@ -108,7 +113,9 @@ mf=$m
 	echo
 	echo "## Caveats"
 	echo
-	if [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+	if report_is_native "$mf"; then
+		report_native_caveats "$mf"
+	elif [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
 		echo "The guest runs under QEMU TCG in virtual time: every instruction costs 1 ns,"
 		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
 		echo "may land up to a quantum early or late, so latencies under split locks come"

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Host orchestrator of the study (make bench): runs every scenario of
-# rt-config/scenarios.conf x REPS in the guest, reps interleaved (A B A B,
-# so host noise spreads over all scenarios), JOBS guests at a time, and
-# keeps every result in results/<run-id>/. A run is written into
+# rt-config/scenarios.conf x REPS on a target, reps interleaved (A B A B,
+# so host noise spreads over all scenarios), JOBS at a time, and keeps
+# every result in results/<run-id>/. A run is written into
 # results/.incomplete-<run-id> and renamed at the end: Ctrl-C or a failure
-# leaves no half run and never touches an earlier one. A guest that hangs or panics is recorded and the
-# matrix goes on.
+# leaves no half run and never touches an earlier one. A rep that hangs,
+# panics or loses its connection is recorded and the matrix goes on.
+#
+# Where a rep runs is one choice, --target, behind one interface
+# (bench/target/<kind>.sh, sourced here; the functions are listed there):
+# guest (the emulator, default; --clock virtual or wall), native (this
+# machine's running kernel) and ssh:[user@]host[:port] (another machine's).
+# A target may skip a scenario it cannot run as written (a native kernel
+# in another split-lock mode): the run records why (skipped.txt).
 #
 # Exit status: 0 matrix complete (runs may have failed: see summary), 1
 # failure, 2 usage error (nothing started).
@@ -21,15 +28,20 @@ scenarios= duration=$DURATION_DEFAULT reps=$REPS_DEFAULT vcpus=$VCPUS_DEFAULT in
 warmup=$WARMUP_DEFAULT jobs=$JOBS_DEFAULT clock=${SLB_CLOCK:-$CLOCK_DEFAULT}
 bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT
 results=$SLB_ROOT/results id= json=0 validate=0
+target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
 
 usage() {
 	cat <<USAGE
 Usage: study.sh [options]
-Run the split-lock latency matrix in the guest; results in RESULTS/<run-id>/.
+Run the split-lock latency matrix; results in RESULTS/<run-id>/.
 
+  -T, --target T        where reps run: guest (default; the emulator), native
+                        (this machine's running kernel, as root) or
+                        ssh:[user@]host[:port] (another machine's, over ssh)
   -s, --scenarios LIST  comma- or space-separated names (default: all in
                         rt-config/scenarios.conf: $(all_scenarios | tr '\n' ' '))
-  -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $DURATION_DEFAULT)
+  -d, --duration S      cyclictest seconds per run, 3 to 3600 (1 to 3600 natively;
+                        default $DURATION_DEFAULT)
   -r, --reps N          repetitions, 1 to 100 (default $REPS_DEFAULT)
   -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default
                         $VCPUS_DEFAULT; a scenario's vcpus=N in column 8 wins)
@@ -40,25 +52,34 @@ Run the split-lock latency matrix in the guest; results in RESULTS/<run-id>/.
                         (default $BUS_LOCK_NS_DEFAULT)
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 (default $QUANTUM_NS_DEFAULT)
   -j, --jobs N          guests run at once, 1 to 16 (default $JOBS_DEFAULT); in the
-                        virtual mode results do not depend on it
+                        virtual mode results do not depend on it; native: 1
+      --measure-cpu N   native/ssh: the CPU cyclictest measures (default the last)
+      --load-cpus LIST  native/ssh: the load's CPUs (default all others)
+      --load-rate N     slb-load ops per second per thread, 0 = flat out
+                        (default 0); bounds the split locks of a shared machine
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
       --json            print the run directory as JSON at the end
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
 Environment: SLB_QEMU, SLB_INITRD (set by make bench); SLB_SCENARIO_FILE
-to use another scenario file than rt-config/scenarios.conf.
+to use another scenario file than rt-config/scenarios.conf; SLB_SSH_OPTS
+(more ssh options, e.g. -F FILE) for ssh targets.
 USAGE
 }
 
 all_scenarios() { scenario_names "$SCENARIO_FILE"; }
 field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
-opts=$(getopt -n study -o s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
-	-l clock:,bus-lock-ns:,quantum-ns:,jobs: -- "$@") || exit 2
+opts=$(getopt -n study -o T:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+	-l clock:,bus-lock-ns:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
+	-T | --target) target=$2; shift 2 ;;
+	--measure-cpu) measure_cpu=$2; shift 2 ;;
+	--load-cpus) load_cpus=$2; shift 2 ;;
+	--load-rate) load_rate=$2; shift 2 ;;
 	-s | --scenarios) scenarios=$2; shift 2 ;;
 	-d | --duration) duration=$2; shift 2 ;;
 	-r | --reps) reps=$2; shift 2 ;;
@@ -78,7 +99,12 @@ while true; do
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
-check_number DURATION "$duration" 3 3600
+case $target in
+guest) target_kind=guest ;;
+native | ssh:*) target_kind=native ;;
+*) usage_error "TARGET '$target' is not allowed (allowed: guest, native, ssh:[user@]host[:port])" ;;
+esac
+if [ "$target_kind" = guest ]; then check_number DURATION "$duration" 3 3600; else check_number DURATION "$duration" 1 3600; fi
 check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
 check_number VCPUS "$vcpus" 2 8
@@ -88,6 +114,7 @@ check_choice CLOCK "$clock" virtual wall
 check_number BUS_LOCK_NS "$bus_lock_ns" 0 1000000
 check_number QUANTUM_NS "$quantum_ns" 1000 10000000
 check_number JOBS "$jobs" 1 16
+check_number LOAD_RATE "$load_rate" 0 100000000
 [ -f "$SCENARIO_FILE" ] || usage_error "scenario file '$SCENARIO_FILE' does not exist"
 [ -n "$scenarios" ] || scenarios=$(all_scenarios | tr '\n' ' ')
 list=()
@@ -98,7 +125,8 @@ done
 [ ${#list[@]} -gt 0 ] || usage_error "no scenario given"
 # Column 8 of a scenario: its guest, "-" for the defaults, or vcpus=N
 # (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant) and
-# cpuflag=+F / -F (appended to the -cpu model).
+# cpuflag=+F / -F (appended to the -cpu model). Checked for every target;
+# a native target skips a scenario whose machine it is not.
 cpu=${SLB_CPU:-$CPU_DEFAULT}
 declare -A s_vcpus=() s_variant=() s_cpu=()
 for s in "${list[@]}"; do
@@ -118,23 +146,15 @@ for s in "${list[@]}"; do
 		esac
 	done
 done
+. "$SLB_ROOT/bench/target/$target_kind.sh"
+target_check
 [ -n "$id" ] || id=$(date +%Y%m%d-%H%M%S)
 case $id in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
 [ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
 [ "$validate" = 0 ] || exit 0
-[ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] || usage_error "SLB_INITRD is not set to an initramfs (use make bench)"
 SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
-declare -A s_kernel=()
-variant_dirs=()
-for s in "${list[@]}"; do
-	v=${s_variant[$s]}
-	[ -n "$v" ] || continue
-	kdir=$("$SLB_ROOT/scripts/build-kernel.sh" --path --variant "$v")
-	s_kernel[$s]=$kdir/build/arch/x86/boot/bzImage
-	[ -f "${s_kernel[$s]}" ] || usage_error "scenario $s needs the '$v' kernel: run 'make kernel-$v'"
-	variant_dirs+=("kernel_$v=$kdir")
-done
+target_ready
 
 mkdir -p "$results" || die "cannot create $results"
 # A study killed outright (SIGKILL, power loss) cannot clean up: remove
@@ -154,42 +174,58 @@ echo $$ >"$tmp/.pid"
 declare -A running=()
 abort() {
 	local pid
+	trap '' INT TERM HUP
 	for pid in "${!running[@]}"; do kill -TERM "$pid" 2>/dev/null; done
 	wait 2>/dev/null
+	target_cleanup
 	rm -rf "$tmp"
 	say "interrupted: nothing kept of run $id"
 	exit 130
 }
 trap abort INT TERM HUP
 
+# The target gets ready (a remote copy, the machine's facts) and says
+# which scenarios it cannot run as written, and why.
+target_prepare "$tmp" || { rm -rf "$tmp"; exit 1; }
+run_list=()
+: >"$tmp/skipped.txt"
+for s in "${list[@]}"; do
+	why=$(target_skip "$s")
+	if [ -n "$why" ]; then
+		printf '%s\t%s\n' "$s" "$why" >>"$tmp/skipped.txt"
+		say "skipping $s: ${why%%$'\t'*}"
+	else
+		run_list+=("$s")
+	fi
+done
+[ -s "$tmp/skipped.txt" ] || rm -f "$tmp/skipped.txt"
+if [ ${#run_list[@]} -eq 0 ]; then
+	target_cleanup
+	rm -rf "$tmp"
+	die "no scenario can run on $target (each was skipped: see above)"
+fi
+list=("${run_list[@]}")
 printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
-"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" vcpus="$vcpus" \
-	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" clock="$clock" cpu="$cpu" \
-	$(printf '%s\n' "${variant_dirs[@]}" | sort -u) \
-	$([ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns") \
-	>"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
-	die "could not write the manifest: $(cat "$tmp/manifest.err")"
+"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
+	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
+	$(target_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
+	{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
+rm -f "$tmp/manifest.err"
+limit=$(target_limit)
 
-# Wall-clock bound of one guest run: the virtual mode runs slower than
-# real time when vCPUs are busy (all of them on one host thread).
-if [ "$clock" = wall ]; then limit=$((duration + warmup + 180)); else limit=$((8 * (duration + warmup) + 300)); fi
-clock_args=(--clock "$clock")
-[ "$clock" = wall ] || clock_args+=(--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns")
-
-# start_run SCENARIO REP: write the job and start the guest in the
-# background (its PID in running[]). The seed of rep k is k.
+# start_run SCENARIO REP: write the job and start the rep on the target
+# in the background (its PID in running[]).
 start_run() {
 	local s=$1 rep=$2 dir=$tmp/$1/rep$2
 	mkdir -p "$tmp/$s"
 	{
-		echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval"
+		echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval SLB_LOAD_RATE=$load_rate"
 		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
-		echo ". /jobs/study.sh"
+		target_job_env "$s" "$rep"
+		echo '. "${SLB_JOBS:-/jobs}/study.sh"'
 	} >"$dir.job"
-	"$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$dir.job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
-		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
-		--seed "$rep" -a "$(field "$s" 2)" -t "$limit" >"$dir.outcome" 2>"$dir.stderr" &
+	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr" &
 	running[$!]="$s $rep"
 }
 
@@ -206,7 +242,7 @@ finish_run() {
 	now=$(date +%s)
 	eta=$(((now - start) * (total - done_n) / done_n))
 	say "[$done_n/$total] $s rep $rep: $outcome; elapsed $(((now - start) / 60))m$(((now - start) % 60))s, ETA $((eta / 60))m$((eta % 60))s"
-	[ "$outcome" = ok ] || say "  $s rep $rep: guest run ended '$outcome' (recorded; the matrix goes on)"
+	[ "$outcome" = ok ] || say "  $s rep $rep: $(target_noun) run ended '$outcome' (recorded; the matrix goes on)"
 }
 
 # wait_any: finish whichever running guest ends first.
@@ -223,9 +259,7 @@ wait_any() {
 total=$((${#list[@]} * reps))
 done_n=0
 start=$(date +%s)
-say "run $id: ${#list[@]} scenarios x $reps reps = $total guest runs of ${duration} s, $jobs at a time, clock $clock (emulated; QEMU TCG)"
-[ "$clock" = virtual ] || [ "$jobs" = 1 ] ||
-	say "warning: JOBS=$jobs with CLOCK=wall: the guests compete for the host and the figures carry it"
+say "run $id: ${#list[@]} scenarios x $reps reps = $total $(target_noun) runs of ${duration} s, $jobs at a time, $(target_describe)"
 for rep in $(seq 1 "$reps"); do
 	for s in "${list[@]}"; do
 		while [ "${#running[@]}" -ge "$jobs" ]; do wait_any; done
@@ -234,6 +268,7 @@ for rep in $(seq 1 "$reps"); do
 	done
 done
 while [ "${#running[@]}" -gt 0 ]; do wait_any; done
+target_cleanup
 stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
 stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
 stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null

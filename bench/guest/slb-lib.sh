@@ -2,7 +2,11 @@
 # Guest-side helpers shared by /init and the jobs. Output goes to the host
 # through slb-frame (QEMU isa-debugcon port 0xe9, a host file), framed so
 # that the host can tell complete output from truncated output; the format
-# is in bench/lib/frame.h.
+# is in bench/lib/frame.h. The study job also runs natively (bench/target/
+# rep.sh, on the running kernel or over ssh): there SLB_NATIVE=1,
+# SLB_MEASURE_CPUS and SLB_LOAD_CPUS choose the CPUs (instead of the
+# isolated / housekeeping ones), SLB_TMP a private scratch directory and
+# SLB_CYCLICTEST the cyclictest binary.
 
 # slb_cmdline_arg KEY: the value of KEY=value on the kernel command line.
 slb_cmdline_arg() {
@@ -43,8 +47,16 @@ slb_cpulist_expand() {
 	done | tr '\n' ' '
 }
 
-# slb_housekeeping_cpus: online CPUs that are not isolated, comma-separated.
+# slb_measured_cpus: the CPU(s) cyclictest measures: SLB_MEASURE_CPUS, else
+# the kernel's isolated ones.
+slb_measured_cpus() {
+	echo "${SLB_MEASURE_CPUS:-$(slb_isolated_cpus)}"
+}
+
+# slb_housekeeping_cpus: SLB_LOAD_CPUS, else online CPUs that are not
+# isolated, comma-separated.
 slb_housekeeping_cpus() {
+	[ -z "${SLB_LOAD_CPUS:-}" ] || { echo "$SLB_LOAD_CPUS"; return; }
 	iso=" $(slb_cpulist_expand "$(slb_isolated_cpus)") "
 	hk=
 	for c in $(slb_cpulist_expand "$(cat /sys/devices/system/cpu/online)"); do
@@ -70,13 +82,13 @@ slb_facts() {
 }
 
 # slb_cyclictest SECONDS [INTERVAL_US [HIST_US]]: cyclictest, one thread
-# pinned to each isolated CPU (CPU 0 when none), output in ./cyclictest.json
+# pinned to each measured CPU (CPU 0 when none), output in ./cyclictest.json
 # and ./hist.txt (one column per thread; slb-hist pools them).
 slb_cyclictest() {
-	cpus=$(slb_isolated_cpus)
+	cpus=$(slb_measured_cpus)
 	[ -n "$cpus" ] || cpus=0
 	n=$(slb_cpulist_expand "$cpus" | wc -w)
-	cyclictest -m -q -p 95 -t "$n" -a "$cpus" -i "${2:-1000}" -D "$1" \
+	"${SLB_CYCLICTEST:-cyclictest}" -m -q -p 95 -t "$n" -a "$cpus" -i "${2:-1000}" -D "$1" \
 		-h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
 		>cyclictest.out 2>&1
 	rc=$?
@@ -116,13 +128,13 @@ slb_sld_reset() {
 slb_run_load() {
 	n=$1
 	shift
-	slb-load --json --stats "/tmp/$n.stats" "$@" >"$n.json" 2>"$n.err"
+	slb-load --json --stats "${SLB_TMP:-/tmp}/$n.stats" "$@" >"$n.json" 2>"$n.err"
 	rc=$?
 	case $rc in
 	0) echo completed ;;
 	135) echo sigbus ;;
 	*) echo "exit $rc" ;;
 	esac >"$n.fate"
-	slb-load --json --report "/tmp/$n.stats" >"$n.report.json" 2>>"$n.err"
+	slb-load --json --report "${SLB_TMP:-/tmp}/$n.stats" >"$n.report.json" 2>>"$n.err"
 	return 0
 }

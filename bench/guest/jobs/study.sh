@@ -7,25 +7,36 @@
 # vCPU(s) while the load goes on. Left in ./ for the host: facts, sysctls,
 # interrupts before and after, cyclictest histogram and JSON, the load's
 # output and fate, the kernel's split-lock counters.
-. /lib/slb-lib.sh
+# Natively (SLB_NATIVE=1, bench/target/rep.sh: SLB_LIB, SLB_SEED, the CPUs
+# from SLB_MEASURE_CPUS / SLB_LOAD_CPUS) it changes nothing in the kernel:
+# the sysctls are only read (the study ran it only where they already
+# hold), the counters not reset; a killed cyclictest ends the rep at once.
+# SLB_LOAD_RATE (ops/s per load thread, 0 = flat out) bounds slb-load.
+. "${SLB_LIB:-/lib/slb-lib.sh}"
 : "${SLB_DURATION:?}" "${SLB_WARMUP:?}" "${SLB_INTERVAL:?}" "${SLB_LOAD:?}"
 
 for s in $SLB_SYSCTLS; do
-	sysctl -w "$s" >>sysctls.txt 2>&1 || echo "failed: $s" >>sysctls.txt
+	if [ -n "${SLB_NATIVE:-}" ]; then
+		echo "${s%%=*} = $(sysctl -n "${s%%=*}" 2>&1) (read, not set: native)" >>sysctls.txt
+	else
+		sysctl -w "$s" >>sysctls.txt 2>&1 || echo "failed: $s" >>sysctls.txt
+	fi
 done
-slb_sld_reset
+[ -n "${SLB_NATIVE:-}" ] || slb_sld_reset
 slb_facts >facts.txt
 cat /proc/interrupts >interrupts.before
 
 hk=$(slb_housekeeping_cpus)
 nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
 echo "housekeeping=$hk" >>facts.txt
+echo "measured=$(slb_measured_cpus)" >>facts.txt
+rate=${SLB_LOAD_RATE:-0}
 
 # The load starts first and runs past the end of the measurement, so the
 # histogram holds loaded time only. In the virtual clock mode the seed
 # (slb.seed) moves the load's start by up to 100 ms: reps differ by that
 # recorded offset, not by host noise.
-seed=$(slb_cmdline_arg slb.seed)
+seed=${SLB_SEED:-$(slb_cmdline_arg slb.seed)}
 offset_us=$(((${seed:-0} * 7919) % 100000))
 printf 'seed=%s\nload_offset_us=%s\n' "${seed:-none}" "$offset_us" >>facts.txt
 loaddur=$((SLB_DURATION + SLB_WARMUP + 1))
@@ -35,13 +46,13 @@ none)
 	;;
 slb-load:*)
 	set -- $(echo "${SLB_LOAD#slb-load:}" | tr ':' ' ')
-	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -d "$loaddur" &
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -r "$rate" -d "$loaddur" &
 	;;
 rt-slb-load:*)
 	# The RT application itself: SCHED_FIFO 90 (below cyclictest's 95) on
 	# the isolated vCPU(s), 1000 locked ops per second.
 	set -- $(echo "${SLB_LOAD#rt-slb-load:}" | tr ':' ' ')
-	iso=$(slb_cpulist_expand "$(slb_isolated_cpus)" | tr -s ' ' ',' | sed 's/,$//')
+	iso=$(slb_cpulist_expand "$(slb_measured_cpus)" | tr -s ' ' ',' | sed 's/,$//')
 	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" &
 	;;
 stress-ng:lockbus)
@@ -55,11 +66,16 @@ stress-ng:lockbus)
 	echo "unknown load $SLB_LOAD" >load.fate
 	;;
 esac
-usleep "$offset_us"
+if command -v usleep >/dev/null; then usleep "$offset_us"; else sleep "$(awk -v u="$offset_us" 'BEGIN { printf "%.6f", u / 1e6 }')"; fi
 sleep "$SLB_WARMUP"
 slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000
 ctrc=$?
+# Natively a cyclictest killed by a signal ends the rep now: the runner
+# (bench/target/rep.sh) then ends the load with the rest of the rep's
+# process group.
+[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; exit "$ctrc"; }
 wait
 cat /proc/interrupts >interrupts.after
-slb_sld_counters sld_counters.txt
+# Natively the counters (if the kernel has them) were not reset: cumulative.
+slb_sld_counters "sld_counters${SLB_NATIVE:+.cumulative}.txt"
 exit $ctrc

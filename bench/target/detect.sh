@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What a native study target is, read and not assumed (run there: locally
+# for TARGET=native, copied over ssh otherwise): key=value lines with the
+# guest job's facts (slb_facts: kernel, PREEMPT_RT, CPU model, command
+# line) and hostname, online CPUs, the CPU flags split_lock_detect /
+# bus_lock_detect / hypervisor, the kernel log's split-lock detection line
+# (when dmesg is readable), the split_lock_detect option of the command
+# line, the sysctl kernel.split_lock_mitigate, the user id, and where
+# cyclictest and stress-ng are. bench/target/native.sh derives the mode the
+# kernel runs and which scenarios can run from them.
+# SLB_ONLINE_CPUS replaces /sys/devices/system/cpu/online (tests: one CPU).
+# Exit status: 0.
+here=$(cd "$(dirname "$0")" && pwd)
+. "${SLB_LIB:-$here/slb-lib.sh}"
+flag() { grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -qx "$1" && echo yes || echo no; }
+slb_facts
+echo "hostname=$(uname -n)"
+echo "cpus_online_list=${SLB_ONLINE_CPUS:-$(cat /sys/devices/system/cpu/online)}"
+echo "cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo | sed 's/^[^:]*: *//')"
+echo "flag_split_lock_detect=$(flag split_lock_detect)"
+echo "flag_bus_lock_detect=$(flag bus_lock_detect)"
+echo "flag_hypervisor=$(flag hypervisor)"
+virt=$(systemd-detect-virt 2>/dev/null) || virt=
+echo "virt=${virt:-unknown}"
+sld=none
+for w in $(cat /proc/cmdline); do
+	case $w in
+	split_lock_detect) sld=bare ;;
+	split_lock_detect=*) sld=${w#split_lock_detect=} ;;
+	esac
+done
+echo "cmdline_split_lock_detect=$sld"
+if dmesg >/dev/null 2>&1; then
+	echo "dmesg_readable=yes"
+	echo "dmesg_split_lock=$(dmesg | sed -n 's/.*x86\/split lock detection: //p' | tr -d '\r' | paste -sd '|' -)"
+else
+	echo "dmesg_readable=no"
+	echo "dmesg_split_lock="
+fi
+echo "split_lock_mitigate=$(cat /proc/sys/kernel/split_lock_mitigate 2>/dev/null || echo absent)"
+echo "uid=$(id -u)"
+ct=${SLB_CYCLICTEST:-cyclictest}
+echo "cyclictest=$(command -v "$ct" 2>/dev/null)"
+echo "cyclictest_version=$("$ct" --help 2>&1 | sed -n 's/^cyclictest V *//p' | head -n 1)"
+echo "stress_ng=$(command -v stress-ng 2>/dev/null)"
+exit 0

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Study target "guest" (the default): each rep boots the emulated guest
+# (bench/run-guest.sh: QEMU TCG, --clock virtual or wall) with the
+# scenario's kernel options and the built-in study job. Sourced by
+# bench/study.sh after its option checks; it reads the study's variables
+# (list, clock, s_vcpus, s_variant, s_cpu, ...).
+#
+# The interface every target (bench/target/<kind>.sh) provides:
+#   target_check            check target options (usage_error); no side
+#                           effects: runs for --validate too
+#   target_ready            the prerequisites of a real run (usage_error)
+#   target_prepare DIR      get ready; may write DIR/target.txt (facts);
+#                           1 when it cannot (said why)
+#   target_skip S           why scenario S cannot run here, as "reason<TAB>
+#                           what would run it" (nothing: it runs)
+#   target_manifest_args    key=value words for bench/manifest.sh
+#   target_limit            wall-clock seconds one rep may take
+#   target_job_env S REP    more job variable lines (shell) for the rep
+#   target_start S REP DIR JOB LIMIT
+#                           run one rep (the study puts it in the
+#                           background): DIR/outcome.json and DIR/files/,
+#                           the outcome word on stdout, exit 0 for ok
+#   target_cleanup          remove what target_prepare made (idempotent)
+#   target_noun, target_describe   words for the progress lines
+
+target_noun() { echo guest; }
+target_describe() { echo "clock $clock (emulated; QEMU TCG)"; }
+
+target_check() {
+	[ -z "$measure_cpu$load_cpus" ] ||
+		usage_error "--measure-cpu/--load-cpus are for TARGET=native or ssh: the guest measures its last vCPU (set VCPUS)"
+}
+
+declare -A s_kernel=()
+variant_dirs=()
+target_ready() {
+	local s v kdir
+	[ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] || usage_error "SLB_INITRD is not set to an initramfs (use make bench)"
+	for s in "${list[@]}"; do
+		v=${s_variant[$s]}
+		[ -n "$v" ] || continue
+		kdir=$("$SLB_ROOT/scripts/build-kernel.sh" --path --variant "$v")
+		s_kernel[$s]=$kdir/build/arch/x86/boot/bzImage
+		[ -f "${s_kernel[$s]}" ] || usage_error "scenario $s needs the '$v' kernel: run 'make kernel-$v'"
+		variant_dirs+=("kernel_$v=$kdir")
+	done
+	[ "$clock" = virtual ] || [ "$jobs" = 1 ] ||
+		say "warning: JOBS=$jobs with CLOCK=wall: the guests compete for the host and the figures carry it"
+}
+
+target_prepare() { :; }
+target_skip() { :; }
+target_cleanup() { :; }
+target_job_env() { :; }
+
+target_manifest_args() {
+	echo vcpus="$vcpus" clock="$clock" cpu="$cpu"
+	printf '%s\n' "${variant_dirs[@]}" | sort -u
+	[ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns"
+}
+
+# Wall-clock bound of one guest run: the virtual mode runs slower than
+# real time when vCPUs are busy (all of them on one host thread).
+target_limit() {
+	if [ "$clock" = wall ]; then echo $((duration + warmup + 180)); else echo $((8 * (duration + warmup) + 300)); fi
+}
+
+# The seed of rep k is k.
+target_start() {
+	local s=$1 rep=$2 dir=$3 job=$4 limit=$5 clock_args=(--clock "$clock")
+	[ "$clock" = wall ] || clock_args+=(--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns")
+	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
+		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
+		--seed "$rep" -a "$(field "$s" 2)" -t "$limit"
+}
