@@ -62,6 +62,7 @@ help:
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
+	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
@@ -131,12 +132,19 @@ SCENARIOS ?=
 DURATION  ?= $(DURATION_DEFAULT)
 REPS      ?= $(REPS_DEFAULT)
 INTERVAL  ?= $(INTERVAL_DEFAULT)
-STUDY_ARGS = --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
-	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(CLOCK_ARGS)
+# TARGET: guest (the emulator), native (this machine's running kernel, as
+# root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
+TARGET    ?= guest
+LOAD_RATE ?= 0
+STUDY_ARGS = --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
+	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(CLOCK_ARGS) --load-rate "$(LOAD_RATE)" \
+	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
-	$(Q)$(MAKE) --no-print-directory all kernel kernel-nofix qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/study.sh $(STUDY_ARGS)
+	$(Q)if [ "$(TARGET)" = guest ]; then $(MAKE) --no-print-directory all kernel kernel-nofix qemu initramfs; \
+	else $(MAKE) --no-print-directory all; fi
+	$(Q)if [ "$(TARGET)" = guest ]; then export SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path); fi; \
+	bench/study.sh $(STUDY_ARGS)
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
 # cost in SWEEP_NS, virtual clock; plots p99 / p99.9 / max against it.

@@ -32,6 +32,7 @@ if [ -f "$dir/target.txt" ]; then
 		--argjson scenarios "$(jq -R . "$dir/scenarios.list" | jq -s .)" '
 	{
 	  run_id: $id, date: $date, emulated: false,
+	  simulated_facts: ($f.simulated // null),
 	  note: ("latencies are real time on \($f.hostname)'"'"'s running kernel (\($f.cpu_model)), no emulator"
 	    + (if $f.flag_hypervisor == "yes" then "; a virtual machine (hypervisor flag): real hardware through a hypervisor, whose scheduling of vCPUs is in the figures" else "" end)),
 	  target: {kind: (if ($f.target | startswith("ssh:")) then "ssh" else "native" end), name: $f.target,

@@ -14,8 +14,9 @@ PACKAGES=(
 	# emulator: stock (firmware, comparison) and the build of our patched one
 	qemu-system-x86 dpkg-dev meson ninja-build libglib2.0-dev
 	libpixman-1-dev libfdt-dev pkg-config python3
-	# study, plots, report (report.html: GitHub-flavoured Markdown), tests
-	gnuplot-nox jq procps cmark-gfm
+	# study, plots, report (report.html: GitHub-flavoured Markdown), tests;
+	# ssh targets (TARGET=ssh:..., and the test's sshd)
+	gnuplot-nox jq procps cmark-gfm openssh-client openssh-server
 )
 
 missing=()

@@ -9,14 +9,14 @@
 # line, the sysctl kernel.split_lock_mitigate, the user id, and where
 # cyclictest and stress-ng are. bench/target/native.sh derives the mode the
 # kernel runs and which scenarios can run from them.
-# SLB_ONLINE_CPUS replaces /sys/devices/system/cpu/online (tests: one CPU).
+# SLB_CYCLICTEST: the cyclictest binary (default cyclictest from PATH).
 # Exit status: 0.
 here=$(cd "$(dirname "$0")" && pwd)
 . "${SLB_LIB:-$here/slb-lib.sh}"
 flag() { grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -qx "$1" && echo yes || echo no; }
 slb_facts
 echo "hostname=$(uname -n)"
-echo "cpus_online_list=${SLB_ONLINE_CPUS:-$(cat /sys/devices/system/cpu/online)}"
+echo "cpus_online_list=$(cat /sys/devices/system/cpu/online)"
 echo "cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo | sed 's/^[^:]*: *//')"
 echo "flag_split_lock_detect=$(flag split_lock_detect)"
 echo "flag_bus_lock_detect=$(flag bus_lock_detect)"

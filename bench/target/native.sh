@@ -12,8 +12,11 @@
 # boot, a sysctl, another CPU). Sourced by bench/study.sh; the interface
 # is documented in bench/target/guest.sh.
 # ssh: the tools (static slb-load, slb-lib.sh, the job, rep.sh, detect.sh)
-# go to a mktemp directory there (under $SLB_REMOTE_TMPDIR or /tmp), are
+# go to a mktemp directory there (under SLB_REMOTE_TMPDIR, a directory on
+# the target, default /tmp), are
 # removed at the end and on Ctrl-C; cyclictest must be installed there.
+# SLB_CYCLICTEST names the cyclictest binary on the target (default:
+# cyclictest from PATH).
 
 ssh_dest= ssh_port= remote_dir= stage=
 declare -A tf=()
@@ -52,7 +55,7 @@ target_check() {
 		usage_error "LOAD_CPUS '$load_cpus' is not a CPU list (e.g. 0 or 0,2 or 0-2)"
 	# One rep at a time: two on one machine would measure each other.
 	jobs=1
-	[ -n "$ssh_dest" ] || [ "$validate" = 1 ] || [ "$(id -u)" = 0 ] ||
+	[ -n "$ssh_dest" ] || [ "$(id -u)" = 0 ] ||
 		usage_error "TARGET=native needs root: cyclictest runs SCHED_FIFO 95 with mlockall (run make bench as root)"
 }
 
@@ -103,7 +106,7 @@ target_prepare() {
 			cp "$SLB_ROOT/bench/guest/slb-lib.sh" "$SLB_ROOT/bench/target/rep.sh" "$SLB_ROOT/bench/target/detect.sh" "$stage/" &&
 			cp "$SLB_ROOT/bench/guest/jobs/study.sh" "$stage/jobs/" || { rm -rf "$stage"; return 1; }
 		say "connecting to $ssh_dest${ssh_port:+ port $ssh_port}"
-		remote_dir=$(ssh_cmd "mktemp -d \"\${SLB_REMOTE_TMPDIR:-/tmp}/slb-target.XXXXXX\"" 2>"$dir/ssh.err" </dev/null)
+		remote_dir=$(ssh_cmd "mktemp -d '${SLB_REMOTE_TMPDIR:-/tmp}/slb-target.XXXXXX'" 2>"$dir/ssh.err" </dev/null)
 		if [ -z "$remote_dir" ]; then
 			err=$(grep -v '^Warning: Permanently added' "$dir/ssh.err" | tail -n 1)
 			say "error: cannot reach ssh target '${target#ssh:}': ${err:-no temporary directory made there}"
@@ -114,12 +117,18 @@ target_prepare() {
 		tar -C "$stage" -cf - . | ssh_cmd "tar -C '$remote_dir' -xf -" ||
 			{ say "error: could not copy the tools to $ssh_dest:$remote_dir"; target_cleanup; return 1; }
 		say "tools copied to $ssh_dest:$remote_dir (removed at the end)"
-		ssh_cmd "sh '$remote_dir/detect.sh'" </dev/null >"$dir/target.txt" 2>/dev/null ||
+		ssh_cmd "${SLB_CYCLICTEST:+SLB_CYCLICTEST='$SLB_CYCLICTEST' }sh '$remote_dir/detect.sh'" </dev/null >"$dir/target.txt" 2>/dev/null ||
 			{ say "error: could not read the facts of $ssh_dest"; target_cleanup; return 1; }
 		echo "machine=$(ssh_cmd 'uname -m' </dev/null)" >>"$dir/target.txt"
 	else
 		SLB_LIB=$SLB_ROOT/bench/guest/slb-lib.sh sh "$SLB_ROOT/bench/target/detect.sh" >"$dir/target.txt" || return 1
 		echo "machine=$(uname -m)" >>"$dir/target.txt"
+	fi
+	# Tests stand in for another machine: SLB_TARGET_FACTS, a file of
+	# key=value lines, replaces facts read (recorded as simulated).
+	if [ -n "${SLB_TARGET_FACTS:-}" ]; then
+		cat "$SLB_TARGET_FACTS" >>"$dir/target.txt"
+		echo "simulated=$(cut -d= -f1 "$SLB_TARGET_FACTS" | paste -sd, -)" >>"$dir/target.txt"
 	fi
 	while IFS='=' read -r k v; do tf[$k]=$v; done <"$dir/target.txt"
 	# What the target must have; a bad CPU choice is a usage error.
@@ -166,6 +175,11 @@ need_mode() {
 	esac
 }
 
+# has_flag F: the target's CPU has flag F (/proc/cpuinfo).
+has_flag() {
+	if [ -n "${tf[flag_$1]+x}" ]; then [ "${tf[flag_$1]}" = yes ]; else [[ " $(tf_get cpu_flags) " == *" $1 "* ]]; fi
+}
+
 declare -A sysctl_now=()
 target_skip() {
 	local s=$1 w need why=() next=() kv key want have n ncpu flag
@@ -209,9 +223,9 @@ target_skip() {
 		cpuflag=[+-]*)
 			# QEMU's property names have dashes, /proc/cpuinfo underscores.
 			flag=${kv#cpuflag=?} flag=${flag//-/_}
-			if [[ $kv == cpuflag=+* ]] && [[ " $(tf_get cpu_flags) " != *" $flag "* ]]; then
+			if [[ $kv == cpuflag=+* ]] && ! has_flag "$flag"; then
 				why+=("needs a CPU with $flag; this CPU lacks it"); next+=("a CPU with $flag")
-			elif [[ $kv == cpuflag=-* ]] && [[ " $(tf_get cpu_flags) " == *" $flag "* ]]; then
+			elif [[ $kv == cpuflag=-* ]] && has_flag "$flag"; then
 				why+=("needs a CPU without $flag; this CPU has it"); next+=("a CPU without $flag")
 			fi ;;
 		esac
@@ -228,6 +242,7 @@ target_limit() { echo $((duration + warmup + 60)); }
 
 target_job_env() {
 	printf 'SLB_MEASURE_CPUS=%s SLB_LOAD_CPUS=%s SLB_SEED=%s\n' "$measure_cpu" "$load_cpus" "$2"
+	[ -z "${SLB_CYCLICTEST:-}" ] || printf 'SLB_CYCLICTEST=%q\n' "$SLB_CYCLICTEST"
 }
 
 target_start() {

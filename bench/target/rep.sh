@@ -35,31 +35,34 @@ start=$(date +%s)
 # The job: a session (and so a process group) of its own, whose id is its
 # PID: the whole rep's processes end with one kill of -PGID.
 cd "$out/files" || exit 1
+exec 9<&0
 setsid sh "$job" </dev/null >"$out/job.log" 2>&1 &
 pgid=$!
 echo "$pgid" >"$out/job.pgid"
 wdog= watcher=
 end_group() { # end_group PGID
-	kill -TERM -- "-$1" 2>/dev/null || return 0
+	kill -TERM "-$1" 2>/dev/null || return 0
 	i=0
-	while kill -0 -- "-$1" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -KILL -- "-$1" 2>/dev/null
+	while kill -0 "-$1" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -KILL "-$1" 2>/dev/null
 	return 0
 }
 cleanup() {
 	end_group "$pgid"
-	[ -z "$wdog" ] || kill -KILL -- "-$wdog" 2>/dev/null
-	[ -z "$watcher" ] || kill -KILL -- "-$watcher" 2>/dev/null
+	[ -z "$wdog" ] || kill -KILL "-$wdog" 2>/dev/null
+	[ -z "$watcher" ] || kill -KILL "-$watcher" 2>/dev/null
 	rm -rf "$SLB_TMP"
 }
 trap 'cleanup; echo "rep.sh: interrupted; the rep'"'"'s processes ended" >&2; exit 130' INT TERM HUP
 # Deadline: a watchdog of its own group ends the job's group.
-setsid sh -c 'sleep "$1"; : >"$2"; kill -TERM -- "-$3"; sleep 2; kill -KILL -- "-$3"' watchdog \
+setsid sh -c 'sleep "$1"; : >"$2"; kill -TERM "-$3"; sleep 2; kill -KILL "-$3"' watchdog \
 	"$limit" "$out/timed_out" "$pgid" </dev/null >/dev/null 2>&1 &
 wdog=$!
 # Lost connection: standard input closes; tell this runner (SIGHUP).
+# (An asynchronous command's standard input is /dev/null unless
+# redirected: hand it the saved one.)
 if [ "$watch" = --watch-stdin ]; then
-	setsid sh -c 'cat >/dev/null; kill -HUP "$1"' watcher $$ <&0 >/dev/null 2>&1 &
+	setsid sh -c 'cat >/dev/null; kill -HUP "$1"' watcher $$ <&9 >/dev/null 2>&1 &
 	watcher=$!
 fi
 wait "$pgid"
