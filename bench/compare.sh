@@ -6,6 +6,8 @@
 # histograms. Output: results/compare-<A>-vs-<B>/{compare.md,compare.json,
 # overlay-<scenario>.png|svg}; the table is printed too.
 # A run is a run id under results/ or a path to a run directory.
+# Runs whose scenario sets differ (native runs of two boots skip different
+# scenarios) are compared on the scenarios both hold, named with the others.
 set -uo pipefail
 SLB_PROG=compare
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -21,11 +23,29 @@ resolve() { # resolve NAME VALUE: the run directory, or a usage error
 }
 a=$(resolve A "${1:-}") || exit 2
 b=$(resolve B "${2:-}") || exit 2
-if ! cmp -s <(sort "$a/scenarios.list") <(sort "$b/scenarios.list"); then
-	usage_error "runs differ in their scenario sets ($(tr '\n' ' ' <"$a/scenarios.list")vs $(tr '\n' ' ' <"$b/scenarios.list")); compare runs of the same matrix"
-fi
+common=$(grep -Fxf "$a/scenarios.list" "$b/scenarios.list")
+[ -n "$common" ] ||
+	usage_error "runs differ in their scenario sets and have none in common ($(tr '\n' ' ' <"$a/scenarios.list")vs $(tr '\n' ' ' <"$b/scenarios.list")); compare runs of the same matrix"
 out=$results/compare-$(basename "$a")-vs-$(basename "$b")
 mkdir -p "$out"
+only=
+if ! cmp -s <(sort "$a/scenarios.list") <(sort "$b/scenarios.list"); then
+	# A view of each run holding the common scenarios only (links).
+	only_in() { grep -vFxf "$2" "$1" | paste -sd ' ' - | grep . || echo none; }
+	only="only in A: $(only_in "$a/scenarios.list" "$b/scenarios.list"); only in B: $(only_in "$b/scenarios.list" "$a/scenarios.list")"
+	say "the runs differ in their scenario sets: comparing the $(echo "$common" | wc -l) both hold ($(echo "$common" | tr '\n' ' ')); $only"
+	for v in a b; do
+		src=$(cd "${!v}" && pwd)
+		rm -rf "$out/view-$v"
+		mkdir -p "$out/view-$v/$(basename "$src")"
+		view=$out/view-$v/$(basename "$src")
+		cp "$src/scenarios.conf" "$view/" 2>/dev/null
+		[ ! -f "$src/manifest.json" ] || cp "$src/manifest.json" "$view/"
+		echo "$common" >"$view/scenarios.list"
+		while read -r s; do ln -s "$src/$s" "$view/$s"; done <<<"$common"
+		printf -v "$v" %s "$view"
+	done
+fi
 stats_tool "$out/compare.json" "$SLB_ROOT/build/host/slb-stats" --against "$a" "$b" || die "slb-stats failed"
 stats_tool "$out/stats-a.json" "$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-a" "$a" || die "slb-stats failed on $a"
 stats_tool "$out/stats-b.json" "$SLB_ROOT/build/host/slb-stats" --plot-data "$out/data-b" "$b" || die "slb-stats failed on $b"
@@ -35,8 +55,9 @@ while read -r s; do
 		"datadir='$out'; names='data-a/$s data-b/$s'; run='$(basename "$a") vs $(basename "$b")'" "$out/gnuplot.log"
 done <"$b/scenarios.list"
 {
-	echo "# Comparison: B = $(basename "$b") over A = $(basename "$a") (emulated, QEMU TCG)"
+	echo "# Comparison: B = $(basename "$b") over A = $(basename "$a") ($(for r in "$a" "$b"; do jq -r 'if .emulated == false then "native: \(.target.hostname), kernel \(.target.kernel), split-lock detection \(.target.split_lock.mode)" else "emulated, QEMU TCG" end' "$r/manifest.json" 2>/dev/null || echo "emulated, QEMU TCG"; done | uniq | paste -sd ' vs ' -))"
 	echo
+	[ -z "$only" ] || { echo "Scenarios in one run only (not compared): $only"; echo; }
 	echo "| scenario | A p99 (corrected) | B p99 | B/A p99 (95 % CI) | A p99.9 (corrected) | B p99.9 | B/A p99.9 (95 % CI) | p99.9 exact test p (design) | significant |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	jq -r --slurpfile A "$out/stats-a.json" '

@@ -130,9 +130,13 @@ cmp_rc() { # cmp_rc CODE WORD A B
 t_ok "compare a b: split-off B/A is significant" cmp_rc 0 '^| split-off | .* | yes |$' a b
 t_ok "compare: the p column is p99.9's and names the design (runs of one seed scheme pair up)" grep -q '^| split-off | .* | 0.03125 (paired) | yes |$' "$T_TMP/c.out"
 t_ok "compare writes overlay plots" t_is_png "$T_TMP/res/compare-a-vs-b/overlay-split-off.png"
-t_ok "compare refuses mismatched scenario sets" cmp_rc 2 'differ in their scenario sets' a small
+t_ok "compare a small: the scenarios both hold, the others named" cmp_rc 0 'only in A: aligned split-off split-on aligned-on; only in B: none$' a small
+t_ok "... baseline compared" grep -q '^| baseline | ' "$T_TMP/c.out"
+t_ok "... not the others" sh -c "! grep -q '^| split-off | ' '$T_TMP/c.out'"
 t_ok "compare refuses an unknown run id, listing the runs" cmp_rc 2 "B='nosuch' is not a run id.*(runs: a b small" a nosuch
 t_ok "compare without A names what is needed" cmp_rc 2 'A is required' '' b
+"$FAKE" "$T_TMP/res/other" other:100:10:6:none
+t_ok "compare refuses runs with no scenario in common" cmp_rc 2 'differ in their scenario sets and have none in common' a other
 
 # Unusable reps: a histogram holding another number of samples than
 # cyclictest counted cycles, and a rep that ended ok without a histogram,
