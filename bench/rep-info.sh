@@ -41,7 +41,9 @@ echo "sld_cpu_traps=${cpus:-none}"
 # and the process was not killed by it: it handled it and ended by itself,
 # whatever its exit status), throttled (warn mode: it trapped and lived;
 # or ratelimit: its bus locks trapped with #DB, counted in buslock, or for
-# runs from kernels without that counter, shown by the kernel log), failed;
+# runs from kernels without that counter, shown by the kernel log; or
+# natively, where a kernel without the project's counters logs its #AC
+# warnings), failed;
 # "(unconfirmed)" when the kernel's counters disagree (slb-load
 # --catch-sigbus exits 3 after a SIGBUS the kernel did not count).
 lived=0 # ended by itself: completed, or an exit status under 128 (not a signal's)
@@ -53,7 +55,7 @@ sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" 
    elif [ "$fate" = "exit 3" ]; then lo="survived-sigbus (unconfirmed)"
    elif [ "$fate" != completed ]; then lo=failed
    elif [ "$traps" -gt 0 ] 2>/dev/null || [ "$buslock" -gt 0 ] 2>/dev/null ||
-	grep -q '#DB: .* took a bus_lock trap' "$f/dmesg.txt" 2>/dev/null; then lo=throttled
+	grep -q -e '#DB: .* took a bus_lock trap' -e '#AC: .* took a split_lock trap' "$f/dmesg.txt" 2>/dev/null; then lo=throttled
    else lo=never-trapped
    fi ;;
 esac

@@ -45,6 +45,12 @@ craft dbcounted completed 0 0
 echo buslock=128 >>"$T_TMP/dbcounted/files/sld_counters.txt"
 : >"$T_TMP/dbcounted/files/dmesg.txt"
 "$RI" "$T_TMP/dbcounted" 10 1000 >"$T_TMP/dbcounted/rep.info"
+# Natively: no counters (the job keeps the kernel's, if any, as
+# sld_counters.cumulative.txt), the rep's kernel log lines in dmesg.txt.
+craft nativewarn completed absent
+rm "$T_TMP/nativewarn/files/sld_counters.txt"
+echo '[ 9.0] x86/split lock detection: #AC: slb-load/7 took a split_lock trap at address: 0x401a2c' >"$T_TMP/nativewarn/files/dmesg.txt"
+"$RI" "$T_TMP/nativewarn" 10 1000 >"$T_TMP/nativewarn/rep.info"
 t_ok "killed by SIGBUS, kernel counted the kill: killed" outcome_is killed killed
 t_ok "SIGBUS handled (exit 3), kernel counted the trap: survived-sigbus" outcome_is caught survived-sigbus
 t_ok "ran to the end but trapped 40 times: throttled" outcome_is throttled throttled
@@ -66,6 +72,7 @@ t_ok "ran to the end, no #AC, bus-lock #DB traps counted (buslock): throttled" o
 t_ok "the kernel's buslock counter is passed on" grep -qx sld_buslock=128 "$T_TMP/dbcounted/rep.info"
 t_ok "counters without buslock (older kernel or stored run): sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/throttled/rep.info"
 t_ok "no counters at all: sld_buslock=-1" grep -qx sld_buslock=-1 "$T_TMP/nocounters/rep.info"
+t_ok "natively, no counters but #AC warnings in the rep's kernel log (warn): throttled" outcome_is nativewarn throttled
 t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/killed/rep.info"
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
 t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"
