@@ -123,6 +123,23 @@ t_ok "... the killed rep's processes there ended" group_gone "${pg:-0}"
 quiet_and_empty() { remote_quiet && remote_empty; }
 t_ok "... nothing runs from the copied tools, which are removed" quiet_and_empty
 
+# The same with a rep of 30 s, killed at its start: the study ends at
+# once (no other rep), and the rep's processes there end because the
+# runner saw its connection close, not because their 30 s ran out.
+"$ST" --target "$T" --scenarios baseline --reps 1 --duration 30 --results "$res" --id k30 >"$T_TMP/k30.out" 2>&1 &
+stpid=$!
+for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-baseline.job" >/dev/null && break; sleep 0.2; done
+pg=$(cat "$T_TMP"/remote/*/reps/rep1-baseline/job.pgid 2>/dev/null)
+conns=$(pgrep -P "$sshd_pid" | tr '\n' ' ')
+[ -z "$conns" ] || kill -KILL $conns
+wait "$stpid"
+gone_early() { # within 10 s of the study's end, while 20 s of the rep were left
+	for _ in $(seq 1 50); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done
+	echo "still there: $(pgrep -a -g "$1")"; return 1
+}
+t_ok "a connection killed mid-rep: the rep's processes there end with it" gone_early "${pg:-0}"
+t_ok "... the run records connection-lost" grep -qx outcome=connection-lost "$res/k30/baseline/rep1/rep.info"
+
 # Bad input.
 dead=$(free_port)
 "$ST" --target "ssh:root@127.0.0.1:$dead" --scenarios baseline --reps 1 --duration 1 --results "$res" --id u >"$T_TMP/u.out" 2>&1

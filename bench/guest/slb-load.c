@@ -11,8 +11,8 @@
  * Exit status: 0 done, 1 failure, 2 usage error, 3 SIGBUS caught with
  * --catch-sigbus. Killed by SIGBUS otherwise, as detection intends.
  *
- * Run split loads only inside the TCG guest: on a real CPU each split lock
- * bus-locks the whole (possibly shared) machine.
+ * On a real CPU (make bench TARGET=native or ssh) each split lock
+ * bus-locks the whole, possibly shared, machine: bound them with --rate.
  */
 #include "../lib/num.h"
 #include "../lib/splitaddr.h"
@@ -310,7 +310,7 @@ static void usage(FILE *out)
 		"  -j, --json            JSON output\n"
 		"  -h, --help            this text\n\n"
 		"Exit status: 0 done, 1 failure, 2 usage error, 3 SIGBUS caught.\n"
-		"Only run split loads in the TCG guest: on hardware each one is a bus lock.\n",
+		"On hardware each split lock is a bus lock of the whole machine: bound them with --rate.\n",
 		MAX_THREADS, MAX_DURATION_S);
 }
 
