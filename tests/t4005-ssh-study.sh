@@ -140,6 +140,22 @@ gone_early() { # within 10 s of the study's end, while 20 s of the rep were left
 t_ok "a connection killed mid-rep: the rep's processes there end with it" gone_early "${pg:-0}"
 t_ok "... the run records connection-lost" grep -qx outcome=connection-lost "$res/k30/baseline/rep1/rep.info"
 
+# A silent connection (what a dead network looks like: nothing closes):
+# the local ssh is stopped mid-rep, so neither data nor the heartbeat
+# flows; the runner there ends the rep after 15 s of silence, long before
+# its 60 s would have run out.
+"$ST" --target "$T" --scenarios baseline --reps 1 --duration 60 --results "$res" --id sil >"$T_TMP/sil.out" 2>&1 &
+stpid=$!
+for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-baseline.job" >/dev/null && break; sleep 0.2; done
+pg=$(cat "$T_TMP"/remote/*/reps/rep1-baseline/job.pgid 2>/dev/null)
+sshc=$(pgrep -f "^ssh .*reps/rep1-baseline" | head -n 1)
+[ -z "$sshc" ] || kill -STOP "$sshc"
+silent_gone() { for _ in $(seq 1 150); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done; echo "still there: $(pgrep -a -g "$1")"; return 1; }
+t_ok "a silent connection: the rep's processes there end (heartbeat lost)" silent_gone "${pg:-0}"
+[ -z "$sshc" ] || kill -CONT "$sshc"
+wait "$stpid"
+t_ok "... the rep is recorded as connection-lost" grep -qx outcome=connection-lost "$res/sil/baseline/rep1/rep.info"
+
 # Bad input.
 dead=$(free_port)
 "$ST" --target "ssh:root@127.0.0.1:$dead" --scenarios baseline --reps 1 --duration 1 --results "$res" --id u >"$T_TMP/u.out" 2>&1

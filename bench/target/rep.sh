@@ -5,14 +5,17 @@
 # (bench/guest/jobs/study.sh, with slb-lib.sh beside it) on the running
 # kernel in a process group of its own, and ends that whole group on
 # SIGINT/SIGTERM/SIGHUP, at the deadline, when the job ends (stragglers),
-# and with --watch-stdin when its standard input closes (the ssh
-# connection was lost). Changes no kernel parameter, loads nothing.
+# and with --watch-stdin when its standard input closes or stays silent for
+# 15 s (the ssh connection was lost; bench/target/run-native.sh sends a
+# byte every 2 s: a dead network closes nothing). Changes no kernel
+# parameter, loads nothing.
 # POSIX sh, so that a target without bash can run it.
 #
 #   rep.sh OUTDIR TIMEOUT_S JOBFILE [--watch-stdin]
 # Leaves OUTDIR/files/ (the job's files, dmesg.txt: the kernel log lines
 # that appeared during the rep, when readable), OUTDIR/job.pgid and
-# OUTDIR/status (job_status=N, timed_out=0|1, elapsed_s=S).
+# OUTDIR/status (job_status=N, timed_out=0|1, elapsed_s=S; interrupted=1
+# when a signal or the lost connection ended it).
 # The job file sets the job's variables (SLB_DURATION ..., SLB_MEASURE_CPUS,
 # SLB_LOAD_CPUS, SLB_SEED: bench/guest/jobs/study.sh) and sources
 # "$SLB_JOBS/study.sh"; SLB_CYCLICTEST may name the cyclictest binary.
@@ -53,16 +56,17 @@ cleanup() {
 	[ -z "$watcher" ] || kill -KILL "-$watcher" 2>/dev/null
 	rm -rf "$SLB_TMP"
 }
-trap 'cleanup; echo "rep.sh: interrupted; the rep'"'"'s processes ended" >&2; exit 130' INT TERM HUP
+trap 'cleanup; printf "job_status=130\ninterrupted=1\n" >"$out/status"; echo "rep.sh: interrupted; the rep'"'"'s processes ended" >&2; exit 130' INT TERM HUP
 # Deadline: a watchdog of its own group ends the job's group.
 setsid sh -c 'sleep "$1"; : >"$2"; kill -TERM "-$3"; sleep 2; kill -KILL "-$3"' watchdog \
 	"$limit" "$out/timed_out" "$pgid" </dev/null >/dev/null 2>&1 &
 wdog=$!
-# Lost connection: standard input closes; tell this runner (SIGHUP).
-# (An asynchronous command's standard input is /dev/null unless
-# redirected: hand it the saved one.)
+# Lost connection: standard input closes (EOF) or the heartbeat stops;
+# tell this runner (SIGHUP). (An asynchronous command's standard input is
+# /dev/null unless redirected: hand it the saved one.)
 if [ "$watch" = --watch-stdin ]; then
-	setsid sh -c 'cat >/dev/null; kill -HUP "$1"' watcher $$ <&9 >/dev/null 2>&1 &
+	setsid sh -c 'while [ "$(timeout "$2" head -c 1 | wc -c)" -gt 0 ]; do :; done; kill -HUP "$1"' \
+		watcher $$ 15 <&9 >/dev/null 2>&1 &
 	watcher=$!
 fi
 wait "$pgid"

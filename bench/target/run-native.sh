@@ -7,13 +7,15 @@
 # classifies the run. Ctrl-C (SIGINT/SIGTERM/SIGHUP) ends the rep there
 # too: locally through rep.sh's traps; over ssh by closing the
 # connection's standard input, which rep.sh watches (and a lost connection
-# ends it the same way).
+# ends it the same way: sshd closes it, or on a dead network the byte this
+# script sends every 2 s stops arriving).
 #
 # Outcomes (outcome.json "outcome", and the one line printed on stdout):
 #   ok               the job ran to the end with exit status 0
 #   job-failed       the job exited non-zero (cyclictest failed or killed)
 #   timeout          the deadline (-t) passed; the rep's processes ended
-#   connection-lost  ssh lost the target mid-rep (exit 255)
+#   connection-lost  ssh lost the target mid-rep (exit 255), or the runner
+#                    there ended the rep when the connection went silent
 #   truncated        the results did not arrive whole
 #   runner-failed    rep.sh itself could not run
 # Exit status: 0 for ok, 1 for any other outcome, 2 for a usage error,
@@ -105,6 +107,9 @@ tar -C \"\$d\" -cf - .; rm -rf \"\$d\" \"\$d.job\""
 		${port:+-p "$port"} ${SLB_SSH_OPTS:-} "$dest" "$cmd" <"$hold" >"$outdir.tar" 2>"$outdir/ssh.stderr" &
 	pid=$!
 	exec 3>"$hold"
+	# The heartbeat; a write after ssh ended must not kill this script.
+	trap '' PIPE
+	while ! wait_timeout "$pid" 2; do printf . >&3 2>/dev/null; done
 	wait "$pid"
 	sshrc=$?
 	pid=
@@ -119,7 +124,9 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a 
 
 job_status=$(sed -n 's/^job_status=//p' "$outdir/status" 2>/dev/null)
 timed_out=$(sed -n 's/^timed_out=//p' "$outdir/status" 2>/dev/null)
-if [ "$sshrc" = 255 ]; then
+interrupted=$(sed -n 's/^interrupted=//p' "$outdir/status" 2>/dev/null)
+# (the runner there ended the rep itself when the connection went silent)
+if [ "$sshrc" = 255 ] || { [ -n "$dest" ] && [ "${interrupted:-0}" = 1 ]; }; then
 	outcome=connection-lost
 elif [ "${timed_out:-0}" = 1 ]; then
 	outcome=timeout
