@@ -25,8 +25,12 @@ stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$
 mv "$run/stats.json.tmp" "$run/stats.json"
 names=$(tr '\n' ' ' <"$run/scenarios.list")
 id=$(basename "$run")
+# A native run (manifest "emulated": false) is real time on its machine.
+what=
+host=$(jq -r 'select(.emulated == false) | .target.hostname' "$run/manifest.json" 2>/dev/null | tr -d "'\"")
+[ -z "$host" ] || what="; emul='native: $host'; timebase='real time'"
 gp() { # gp SCRIPT OUTNAME [MORE GNUPLOT ASSIGNMENTS]
-	draw_plot "$1" "$out/$2" "datadir='$data'; names='$names'; run='$id'${3:+; $3}" "$out/gnuplot.log"
+	draw_plot "$1" "$out/$2" "datadir='$data'; names='$names'; run='$id'$what${3:+; $3}" "$out/gnuplot.log"
 }
 width=1
 while read -r idx name samples maxus p999 bin xmax reps; do

@@ -7,7 +7,7 @@
 # fraction at or above is still right). Needs common.gp's variables.
 load "plots/common.gp"
 set title sprintf("latency tail (1 - CDF), %s, run %s", emul, run) noenhanced
-set xlabel "latency (us, emulated time, log)"
+set xlabel sprintf("latency (us, %s, log)", timebase)
 set logscale x
 set ylabel "fraction of samples at or above (log)"
 set logscale y

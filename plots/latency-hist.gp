@@ -5,7 +5,7 @@
 # variables and scen, maxus, nreps.
 load "plots/common.gp"
 set title sprintf("%s: latency on the isolated vCPU, %s, run %s", scen, emul, run) noenhanced
-set xlabel sprintf("latency (us, emulated time; bins of %d us)", bin)
+set xlabel sprintf("latency (us, %s; bins of %d us)", timebase, bin)
 set xrange [0:xmax]
 set ylabel "samples (log)"
 set logscale y

@@ -2,7 +2,7 @@
 # All scenarios' pooled histograms on the same axes. Needs common.gp's variables.
 load "plots/common.gp"
 set title sprintf("latency histograms, all scenarios, %s, run %s", emul, run) noenhanced
-set xlabel sprintf("latency (us, emulated time; bins of %d us)", bin)
+set xlabel sprintf("latency (us, %s; bins of %d us)", timebase, bin)
 set ylabel "samples (log)"
 set logscale y
 set yrange [0.8:*]

@@ -14,7 +14,7 @@ set output out.".".fmt
 set logscale y
 set yrange [0.8:*]
 set key inside right top font ",8"
-set xlabel sprintf("latency (us, emulated; bins of %d us)", bin) font ",8"
+set xlabel sprintf("latency (us, %s; bins of %d us)", timebase, bin) font ",8"
 set ylabel "samples (log)" font ",8"
 set multiplot layout rows, cols title sprintf("each comparison: scenario (solid) over its control (dashed), %s, run %s", emul, run) noenhanced
 do for [k=1:n] {

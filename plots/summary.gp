@@ -10,7 +10,7 @@ load "plots/common.gp"
 if (fmt eq "svg") { set terminal svg size 1200,700 dynamic font "sans,12" } else { set terminal pngcairo size 1200,700 font "sans,10" }
 set output out.".".fmt
 set title sprintf("p99.9 and max per rep, control's range shaded, ratio over the control (95 %% CI), %s, run %s", emul, run) noenhanced
-set ylabel "latency (us, emulated time, log)"
+set ylabel sprintf("latency (us, %s, log)", timebase)
 set logscale y
 set yrange [1:*]
 set xrange [-0.6:words(names) - 0.4]

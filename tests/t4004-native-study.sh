@@ -83,6 +83,8 @@ t_ok "the report has the skipped scenarios, why and what runs them" sh -c "grep 
 	grep -q '^| needs-sysctl | needs sysctl kernel.split_lock_mitigate=$other; this kernel has $mit .* | sysctl -w kernel.split_lock_mitigate=$other |' '$run/report.md' &&
 	grep -q '^- next boot: \`slb.test.token=1\` runs needs-token; then \`make compare A=n B=<that run>\`' '$run/report.md'"
 t_ok "the report says real time on this machine, not emulated" sh -c "grep -q '^\*\*Native, real time:\*\*' '$run/report.md' && ! grep -q 'Emulated' '$run/report.md'"
+t_ok "the plots say native, real time, not emulated" sh -c "grep -q 'native: $(uname -n), run n' '$run/plots/overlay.svg' &&
+	grep -q 'latency (us, real time' '$run/plots/ccdf.svg' && ! grep -q 'emulated' '$run/plots/overlay.svg'"
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 t_ok "manifest: not emulated, the target's CPU, kernel, command line, measured CPU, skipped scenarios" jq -e --arg m "$model" \
 	--arg k "$(uname -r)" --arg c "$(cat /proc/cmdline)" --argjson last "$last" '.emulated == false and .target.kind == "native" and .target.cpu == $m
