@@ -83,6 +83,7 @@ t_ok "the report has the skipped scenarios, why and what runs them" sh -c "grep 
 	grep -q '^| needs-sysctl | needs sysctl kernel.split_lock_mitigate=$other; this kernel has $mit .* | sysctl -w kernel.split_lock_mitigate=$other |' '$run/report.md' &&
 	grep -q '^- next boot: \`slb.test.token=1\` runs needs-token; then \`make compare A=n B=<that run>\`' '$run/report.md'"
 t_ok "the report says real time on this machine, not emulated" sh -c "grep -q '^\*\*Native, real time:\*\*' '$run/report.md' && ! grep -q 'Emulated' '$run/report.md'"
+t_ok "the summary says real time on the measured CPU, not emulated" sh -c "head -n 1 '$run/summary.txt' | grep -q 'latency on the measured CPU, us of real time (native)' && jq -e '.emulated == false' '$run/summary.json'"
 t_ok "the plots say native, real time, not emulated" sh -c "grep -q 'native: $(uname -n), run n' '$run/plots/overlay.svg' &&
 	grep -q 'latency (us, real time' '$run/plots/ccdf.svg' && ! grep -q 'emulated' '$run/plots/overlay.svg'"
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)

@@ -3,7 +3,8 @@
  * slb-summary: per-scenario figures of a study run directory
  * (bench/study.sh): for each scenario of scenarios.list and each rep, the
  * guest outcome, the load's fate and the cyclictest latency figures; and
- * the histograms of the good reps pooled. Text, --json or --csv.
+ * the histograms of the good reps pooled. Text, --json or --csv. A native
+ * run (its target.txt: TARGET=native or ssh) is real time, not emulated.
  *
  * Exit status: 0 done, 1 unreadable run directory or an unusable rep
  * (output written without it), 2 usage error.
@@ -13,8 +14,19 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct run run;
+static int native;
+
+/* A native run (bench/target/native.sh) keeps the target's facts. */
+static int is_native(const char *dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/target.txt", dir);
+	return access(path, F_OK) == 0;
+}
 
 static void usage(FILE *out)
 {
@@ -30,7 +42,8 @@ static void usage(FILE *out)
 
 static void print_json(const char *dir)
 {
-	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": true,\n  \"scenarios\": [\n", dir);
+	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": %s,\n  \"scenarios\": [\n", dir,
+	       native ? "false" : "true");
 	for (int i = 0; i < run.nscen; i++) {
 		struct run_scen *s = &run.scen[i];
 
@@ -105,7 +118,10 @@ static void quantile_text(char *buf, size_t len, long v, unsigned beyond)
 
 static void print_text(void)
 {
-	printf("latency on the isolated vCPU, us of emulated time (QEMU TCG), pooled over good reps\n");
+	if (native)
+		printf("latency on the measured CPU, us of real time (native), pooled over good reps\n");
+	else
+		printf("latency on the isolated vCPU, us of emulated time (QEMU TCG), pooled over good reps\n");
 	printf("%-22s %5s %10s %8s %7s %7s %8s %8s %6s  %s\n", "scenario", "ok", "samples", "avg", "p50",
 	       "p99", "p99.9", "max", "ovfl", "load fate");
 	for (int i = 0; i < run.nscen; i++) {
@@ -143,6 +159,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	native = is_native(argv[optind]);
 	if (run_load_or_report("slb-summary", argv[optind], &run))
 		return 1;
 	if (fmt == 1)
