@@ -136,7 +136,14 @@ t_ok "... not the others" sh -c "! grep -q '^| split-off | ' '$T_TMP/c.out'"
 t_ok "compare refuses an unknown run id, listing the runs" cmp_rc 2 "B='nosuch' is not a run id.*(runs: a b small" a nosuch
 t_ok "compare without A names what is needed" cmp_rc 2 'A is required' '' b
 "$FAKE" "$T_TMP/res/other" other:100:10:6:none
-t_ok "compare refuses runs with no scenario in common" cmp_rc 2 'differ in their scenario sets and have none in common' a other
+t_ok "compare refuses runs with nothing in common" cmp_rc 2 'differ in their scenario sets, have none in common and none judged against the other' a other
+# One run per boot: an off boot's and a fatal boot's scenarios (none in
+# common) compared across, each against its control in the other run.
+"$FAKE" "$T_TMP/res/offboot" baseline:100:10:6:none aligned:100:10:6:completed split-off:100:60:6:completed
+"$FAKE" "$T_TMP/res/fatalboot" split-on:100:10:6:sigbus aligned-on:100:10:6:completed
+t_ok "compare across boots: split-on (B) against baseline (A)" cmp_rc 0 '^| split-on / baseline | 6 vs 6 | ' offboot fatalboot
+t_ok "... aligned-on (B) against aligned (A)" grep -q '^| aligned-on / aligned | 6 vs 6 | ' "$T_TMP/c.out"
+t_ok "... not split-off against aligned (both in A)" sh -c "! grep -q '^| split-off / aligned' '$T_TMP/c.out'"
 
 # Unusable reps: a histogram holding another number of samples than
 # cyclictest counted cycles, and a rep that ended ok without a histogram,
