@@ -109,7 +109,13 @@ tar -C \"\$d\" -cf - .; rm -rf \"\$d\" \"\$d.job\""
 	exec 3>"$hold"
 	# The heartbeat; a write after ssh ended must not kill this script.
 	trap '' PIPE
-	while ! wait_timeout "$pid" 2; do printf . >&3 2>/dev/null; done
+	# Past the deadline there (plus 30 s to hand the results over) ssh
+	# itself hangs: end it here too.
+	local_end=$(($(date +%s) + timeout + 30)) late=0
+	while ! wait_timeout "$pid" 2; do
+		printf . >&3 2>/dev/null
+		[ "$(date +%s)" -lt "$local_end" ] || { late=1; exec 3>&-; wait_timeout "$pid" 5 || kill -TERM "$pid"; }
+	done
 	wait "$pid"
 	sshrc=$?
 	pid=
@@ -126,7 +132,9 @@ job_status=$(sed -n 's/^job_status=//p' "$outdir/status" 2>/dev/null)
 timed_out=$(sed -n 's/^timed_out=//p' "$outdir/status" 2>/dev/null)
 interrupted=$(sed -n 's/^interrupted=//p' "$outdir/status" 2>/dev/null)
 # (the runner there ended the rep itself when the connection went silent)
-if [ "$sshrc" = 255 ] || { [ -n "$dest" ] && [ "${interrupted:-0}" = 1 ]; }; then
+if [ "${late:-0}" = 1 ]; then
+	outcome=timeout
+elif [ "$sshrc" = 255 ] || { [ -n "$dest" ] && [ "${interrupted:-0}" = 1 ]; }; then
 	outcome=connection-lost
 elif [ "${timed_out:-0}" = 1 ]; then
 	outcome=timeout
