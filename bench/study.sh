@@ -35,9 +35,9 @@ usage() {
 Usage: study.sh [options]
 Run the split-lock latency matrix; results in RESULTS/<run-id>/.
 
-  -T, --target T        where reps run: guest (default; the emulator), native
-                        (this machine's running kernel, as root) or
-                        ssh:[user@]host[:port] (another machine's, over ssh)
+  -T, --target T        where reps run: guest (the emulator; default, or
+                        \$SLB_TARGET), native (this machine's running kernel,
+                        as root) or ssh:[user@]host[:port] (another machine's)
   -s, --scenarios LIST  comma- or space-separated names (default: all in
                         rt-config/scenarios.conf: $(all_scenarios | tr '\n' ' '))
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (1 to 3600 natively;
