@@ -156,6 +156,16 @@ t_ok "a silent connection: the rep's processes there end (heartbeat lost)" silen
 wait "$stpid"
 t_ok "... the rep is recorded as connection-lost" grep -qx outcome=connection-lost "$res/sil/baseline/rep1/rep.info"
 
+# A target that hangs past the rep's deadline (a runner there that
+# ignores every signal) is given up here too: outcome timeout.
+mkdir -p "$T_TMP/fake"
+printf 'exec sh -c %s slb-fake-hang-%s\n' "'trap \"\" HUP TERM INT; while :; do sleep 1; done'" "${T_TMP##*/}" >"$T_TMP/fake/rep.sh"
+echo 'SLB_DURATION=1' >"$T_TMP/late.job"
+SLB_SSH_GRACE_S=2 "$T_ROOT/bench/target/run-native.sh" -o "$T_TMP/late" -j "$T_TMP/late.job" -t 1 \
+	--ssh root@127.0.0.1 --port "$port" --remote-dir "$T_TMP/fake" >"$T_TMP/late.outcome" 2>&1
+t_ok "a target hanging past the deadline: given up here, outcome timeout" grep -qx timeout "$T_TMP/late.outcome"
+pkill -KILL -f "slb-fake-hang-${T_TMP##*/}"
+
 # Bad input.
 dead=$(free_port)
 "$ST" --target "ssh:root@127.0.0.1:$dead" --scenarios baseline --reps 1 --duration 1 --results "$res" --id u >"$T_TMP/u.out" 2>&1

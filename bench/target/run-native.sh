@@ -109,9 +109,9 @@ tar -C \"\$d\" -cf - .; rm -rf \"\$d\" \"\$d.job\""
 	exec 3>"$hold"
 	# The heartbeat; a write after ssh ended must not kill this script.
 	trap '' PIPE
-	# Past the deadline there (plus 30 s to hand the results over) ssh
-	# itself hangs: end it here too.
-	local_end=$(($(date +%s) + timeout + 30)) late=0
+	# Past the deadline there (plus SLB_SSH_GRACE_S, default 30 s, to hand
+	# the results over) ssh itself hangs: end it here too.
+	local_end=$(($(date +%s) + timeout + ${SLB_SSH_GRACE_S:-30})) late=0
 	while ! wait_timeout "$pid" 2; do
 		printf . >&3 2>/dev/null
 		[ "$(date +%s)" -lt "$local_end" ] || { late=1; exec 3>&-; wait_timeout "$pid" 5 || kill -TERM "$pid"; }
