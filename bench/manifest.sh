@@ -45,7 +45,7 @@ if [ -f "$dir/target.txt" ]; then
 	      kernel_log: $f.dmesg_split_lock, kernel_log_readable: ($f.dmesg_readable == "yes"),
 	      split_lock_mitigate: $f.split_lock_mitigate},
 	    measured_cpu: ($f.measure_cpu | tonumber), measured_isolated: ($f.measured_isolated == "yes"), load_cpus: $f.load_cpus,
-	    cyclictest: $f.cyclictest, cyclictest_version: $f.cyclictest_version},
+	    cyclictest: $f.cyclictest, cyclictest_version: $f.cyclictest_version, loadavg_at_start: $f.loadavg},
 	  host: {name: $host_name, cpu: $host_cpu, cores: $cores, kernel: $host_kernel},
 	  skipped: $skipped,
 	  params: ($params + {scenarios: $scenarios})

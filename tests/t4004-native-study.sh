@@ -42,7 +42,7 @@ layout() {
 	for s in baseline aligned split-off; do
 		for r in 1 2; do
 			for f in outcome.json rep.info status files/hist.txt files/cyclictest.json files/facts.txt \
-				files/load.fate files/interrupts.before files/interrupts.after; do
+				files/load.fate files/interrupts.before files/interrupts.after files/loadavg.before files/loadavg.after; do
 				[ -s "$run/$s/rep$r/$f" ] || { echo "missing $s/rep$r/$f"; return 1; }
 			done
 			# the kernel log lines of the rep: often none
@@ -90,7 +90,7 @@ model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 t_ok "manifest: not emulated, the target's CPU, kernel, command line, measured CPU, skipped scenarios" jq -e --arg m "$model" \
 	--arg k "$(uname -r)" --arg c "$(cat /proc/cmdline)" --argjson last "$last" '.emulated == false and .target.kind == "native" and .target.cpu == $m
 	and .target.kernel == $k and .target.cmdline == $c and .target.measured_cpu == $last and (.skipped | length) == 4
-	and .params.load_rate == 2000 and .simulated_facts == null' "$run/manifest.json"
+	and .params.load_rate == 2000 and .simulated_facts == null and (.target.loadavg_at_start | test("^[0-9.]+ "))' "$run/manifest.json"
 t_ok "the progress says which scenarios it skips" grep -q 'skipping needs-token: needs slb.test.token=1' "$T_TMP/n.out"
 allgone() { local f; for f in "$run"/*/rep*/job.pgid; do group_gone "$(cat "$f")" || { echo "left: $(pgrep -a -g "$(cat "$f")")"; return 1; }; done; }
 t_ok "no process of any rep is left" allgone

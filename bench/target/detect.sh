@@ -6,7 +6,8 @@
 # line) and hostname, online CPUs, the CPU flags split_lock_detect /
 # bus_lock_detect / hypervisor, the kernel log's split-lock detection line
 # (when dmesg is readable), the split_lock_detect option of the command
-# line, the sysctl kernel.split_lock_mitigate, the user id, and where
+# line, the sysctl kernel.split_lock_mitigate, the user id, the load
+# average (what else runs there is in the figures), and where
 # cyclictest and stress-ng are. bench/target/native.sh derives the mode the
 # kernel runs and which scenarios can run from them.
 # SLB_CYCLICTEST: the cyclictest binary (default cyclictest from PATH).
@@ -40,6 +41,7 @@ else
 fi
 echo "split_lock_mitigate=$(cat /proc/sys/kernel/split_lock_mitigate 2>/dev/null || echo absent)"
 echo "uid=$(id -u)"
+echo "loadavg=$(cat /proc/loadavg)"
 ct=${SLB_CYCLICTEST:-cyclictest}
 echo "cyclictest=$(command -v "$ct" 2>/dev/null)"
 echo "cyclictest_version=$("$ct" --help 2>&1 | sed -n 's/^cyclictest V *//p' | head -n 1)"

@@ -13,7 +13,8 @@
 #
 #   rep.sh OUTDIR TIMEOUT_S JOBFILE [--watch-stdin]
 # Leaves OUTDIR/files/ (the job's files, dmesg.txt: the kernel log lines
-# that appeared during the rep, when readable), OUTDIR/job.pgid and
+# that appeared during the rep, when readable; loadavg.before and .after:
+# /proc/loadavg), OUTDIR/job.pgid and
 # OUTDIR/status (job_status=N, timed_out=0|1, elapsed_s=S; interrupted=1
 # when a signal or the lost connection ended it).
 # The job file sets the job's variables (SLB_DURATION ..., SLB_MEASURE_CPUS,
@@ -31,6 +32,7 @@ export PATH="$here/bin:$PATH"
 SLB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/slb-rep.XXXXXX") || exit 1
 export SLB_TMP
 
+cat /proc/loadavg >"$out/files/loadavg.before" 2>/dev/null
 dmesg_before=-1
 dmesg >"$SLB_TMP/dmesg.before" 2>/dev/null && dmesg_before=$(wc -l <"$SLB_TMP/dmesg.before")
 start=$(date +%s)
@@ -75,6 +77,7 @@ cleanup
 trap - INT TERM HUP
 timed_out=0
 [ ! -e "$out/timed_out" ] || { timed_out=1; rc=124; rm -f "$out/timed_out"; }
+cat /proc/loadavg >"$out/files/loadavg.after" 2>/dev/null
 # The kernel log lines of this rep (what the guest's /init sends whole).
 if [ "$dmesg_before" -ge 0 ] && dmesg >"$out/files/dmesg.all" 2>/dev/null; then
 	tail -n +$((dmesg_before + 1)) "$out/files/dmesg.all" >"$out/files/dmesg.txt"
