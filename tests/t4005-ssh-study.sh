@@ -61,7 +61,22 @@ res=$T_TMP/results
 remote_empty() { [ -z "$(ls -A "$T_TMP/remote")" ] || { echo "left there: $(ls -A "$T_TMP/remote")"; return 1; }; }
 # no process runs from the remote directory (rep.sh, the job, slb-load)
 remote_quiet() { for _ in $(seq 1 100); do pgrep -f "$T_TMP/remote/" >/dev/null || return 0; sleep 0.2; done; pgrep -af "$T_TMP/remote/"; return 1; }
-group_gone() { for _ in $(seq 1 100); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done; pgrep -a -g "$1"; return 1; }
+group_gone() {
+	[ "$1" != 0 ] || { echo "the rep was not found running there"; return 1; }
+	for _ in $(seq 1 100); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done; pgrep -a -g "$1"; return 1
+}
+# rep_pgid NAME: wait until rep NAME (rep1-baseline) runs cyclictest there;
+# print the rep's process group (0: it never did)
+rep_pgid() {
+	local f pg
+	for _ in $(seq 1 150); do
+		f=$(ls -t "$T_TMP"/remote/*/reps/"$1"/job.pgid 2>/dev/null | head -n 1)
+		pg=$(cat "$f" 2>/dev/null)
+		[ -n "$pg" ] && pgrep -g "$pg" -x cyclictest >/dev/null && { echo "$pg"; return; }
+		sleep 0.2
+	done
+	echo 0
+}
 
 "$ST" --target "$T" --scenarios baseline,split-off,split-on --reps 2 --duration 1 --load-rate 2000 \
 	--results "$res" --id s >"$T_TMP/s.out" 2>&1
@@ -93,8 +108,7 @@ t_ok "... and the progress said so" grep -q "removed root@127.0.0.1:$T_TMP/remot
 env --default-signal=INT "$ST" --target "$T" --scenarios aligned --reps 1 --duration 30 --load-rate 100 \
 	--results "$res" --id int >"$T_TMP/int.out" 2>&1 &
 stpid=$!
-for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-aligned.job" >/dev/null && break; sleep 0.2; done
-pg=$(cat "$T_TMP"/remote/*/reps/rep1-aligned/job.pgid 2>/dev/null)
+pg=$(rep_pgid rep1-aligned)
 kill -INT "$stpid"
 wait "$stpid"
 rc=$?
@@ -108,8 +122,7 @@ t_ok "... which are removed" remote_empty
 "$ST" --target "$T" --scenarios baseline,aligned --reps 2 --duration 3 --load-rate 100 \
 	--results "$res" --id k >"$T_TMP/k.out" 2>&1 &
 stpid=$!
-for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-baseline.job" >/dev/null && break; sleep 0.2; done
-pg=$(cat "$T_TMP"/remote/*/reps/rep1-baseline/job.pgid 2>/dev/null)
+pg=$(rep_pgid rep1-baseline)
 conns=$(pgrep -P "$sshd_pid" | tr '\n' ' ')
 [ -z "$conns" ] || kill -KILL $conns
 wait "$stpid"
@@ -128,12 +141,12 @@ t_ok "... nothing runs from the copied tools, which are removed" quiet_and_empty
 # runner saw its connection close, not because their 30 s ran out.
 "$ST" --target "$T" --scenarios baseline --reps 1 --duration 30 --results "$res" --id k30 >"$T_TMP/k30.out" 2>&1 &
 stpid=$!
-for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-baseline.job" >/dev/null && break; sleep 0.2; done
-pg=$(cat "$T_TMP"/remote/*/reps/rep1-baseline/job.pgid 2>/dev/null)
+pg=$(rep_pgid rep1-baseline)
 conns=$(pgrep -P "$sshd_pid" | tr '\n' ' ')
 [ -z "$conns" ] || kill -KILL $conns
 wait "$stpid"
 gone_early() { # within 10 s of the study's end, while 20 s of the rep were left
+	[ "$1" != 0 ] || { echo "the rep was not found running there"; return 1; }
 	for _ in $(seq 1 50); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done
 	echo "still there: $(pgrep -a -g "$1")"; return 1
 }
@@ -146,15 +159,14 @@ t_ok "... the run records connection-lost" grep -qx outcome=connection-lost "$re
 # its 60 s would have run out.
 "$ST" --target "$T" --scenarios baseline --reps 1 --duration 60 --results "$res" --id sil >"$T_TMP/sil.out" 2>&1 &
 stpid=$!
-for _ in $(seq 1 150); do pgrep -f "$T_TMP/remote/.*/rep1-baseline.job" >/dev/null && break; sleep 0.2; done
-pg=$(cat "$T_TMP"/remote/*/reps/rep1-baseline/job.pgid 2>/dev/null)
+pg=$(rep_pgid rep1-baseline)
 sshc=$(pgrep -f "^ssh .*reps/rep1-baseline" | head -n 1)
 [ -z "$sshc" ] || kill -STOP "$sshc"
-silent_gone() { for _ in $(seq 1 150); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done; echo "still there: $(pgrep -a -g "$1")"; return 1; }
+silent_gone() { [ "$1" != 0 ] && [ -n "$sshc" ] || { echo "rep ($1) or its ssh ($sshc) not found"; return 1; }; for _ in $(seq 1 150); do pgrep -g "$1" >/dev/null || return 0; sleep 0.2; done; echo "still there: $(pgrep -a -g "$1")"; return 1; }
 t_ok "a silent connection: the rep's processes there end (heartbeat lost)" silent_gone "${pg:-0}"
 [ -z "$sshc" ] || kill -CONT "$sshc"
 wait "$stpid"
-t_ok "... the rep is recorded as connection-lost" grep -qx outcome=connection-lost "$res/sil/baseline/rep1/rep.info"
+t_ok "... the rep is recorded as connection-lost" sh -c "grep -qx outcome=connection-lost '$res/sil/baseline/rep1/rep.info' || { cat '$res/sil/baseline/rep1/rep.info' '$T_TMP/sil.out'; exit 1; }"
 
 # A target that hangs past the rep's deadline (a runner there that
 # ignores every signal) is given up here too: outcome timeout.
