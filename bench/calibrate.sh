@@ -129,7 +129,9 @@ jq --arg id "$id" --arg date "$date" --arg kver "$(uname -v)" --arg cmdline "$(c
 	  transparent_hugepage: $thp, loadavg_start: $load_start, loadavg_end: $load_end,
 	  vm: .machine.hypervisor,
 	  note: (if .machine.hypervisor then
-	    "this machine is a virtual machine (CPUID hypervisor flag): the figures are real hardware seen through a hypervisor, which may trap split locks (each then costs its issuer an exit) and shares the caches with other guests"
+	    "this machine is a virtual machine (CPUID hypervisor flag): the figures are real hardware " +
+	    "seen through a hypervisor, which may trap split locks (each then costs its issuer an exit) " +
+	    "and shares the caches with other guests"
 	  else "no hypervisor flag: bare metal as far as CPUID tells" end)}' \
 	"$tmp/calibration.json" >"$tmp/machine.json" || die "could not write machine.json"
 

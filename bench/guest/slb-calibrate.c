@@ -84,7 +84,6 @@ struct config {
 	int forms[NFORMS];
 	uint64_t sizes[MAX_SIZES];
 	const char *json_out, *sysroot;
-	char sizes_text[512];
 };
 
 struct machine {
@@ -204,9 +203,16 @@ static void read_machine(void)
 	mach.cpus_available = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
-/* The cache level whose size bounds bytes ("L2"), or "DRAM" past them all. */
+/*
+ * The cache level whose size bounds bytes ("L2"), "DRAM" past them all,
+ * "?" when no cache sizes are known (--sizes given).
+ */
 static void level_of(uint64_t bytes, char *out, size_t len)
 {
+	if (!mach.ci.n) {
+		snprintf(out, len, "?");
+		return;
+	}
 	for (int i = 0; i < mach.ci.n; i++) {
 		if (bytes <= mach.ci.c[i].bytes) {
 			snprintf(out, len, "L%d", mach.ci.c[i].level);
@@ -316,7 +322,6 @@ static int parse_sizes(const char *text)
 {
 	char buf[512], *tok, *save = NULL;
 
-	snprintf(cfg.sizes_text, sizeof(cfg.sizes_text), "%s", text);
 	cfg.nsizes = 0;
 	if (!strcmp(text, "auto"))
 		return 0;
@@ -808,6 +813,8 @@ static int level_point(int lv)
 	int best = -1;
 
 	if (lv == mach.ci.n) {
+		if (!mach.ci.n)
+			return -1;
 		for (int i = 0; i < npoints; i++)
 			if (!points[i].arith && points[i].bytes > llc_bytes())
 				best = i;
@@ -1191,6 +1198,18 @@ int main(int argc, char **argv)
 	}
 	if (run_issuer() || run_victim(total_s))
 		return 1;
+	for (int k = 0; k < cfg.nforms; k++) {
+		int fi = cfg.forms[k];
+		double ns = slb_op_can_split(forms_all[fi].op) ? median_of(issuer_ns[fi][1], cfg.reps) : 0;
+
+		if (ns > 10000) {
+			note("a split LOCK costs its issuer %.0f us here (%s), far above the microsecond or so "
+			     "of a bare-metal bus lock: most likely each one traps to the hypervisor (#AC from the host's "
+			     "split-lock detection) and the victim sees how it handles them", ns / 1000,
+			     forms_all[fi].name);
+			break;
+		}
+	}
 	if (jf) {
 		write_json(jf);
 		if (fclose(jf)) {
