@@ -87,6 +87,8 @@ t_ok "calibration.json: tool, schema and every section" jq -e '.tool == "slb-cal
 	([keys[]] | contains(["machine", "params", "split_lock_s", "issuer", "victim", "levels", "notes"]))' "$j"
 t_ok "params echo the plan" jq -e '.params | .victim_cpu == 1 and .load_cpu == 0 and .reps == 4 and
 	.duration_s == 0.02 and .load_rate == 2000 and .sizes == [16384, 131072, 2097152] and .load_form == "add32"' "$j"
+t_ok "reps interleaved: each runs none, aligned and split, the order rotated by one per rep" jq -e '.params.load_order ==
+	[["none", "aligned", "split"], ["aligned", "split", "none"], ["split", "none", "aligned"], ["none", "aligned", "split"]]' "$j"
 t_ok "the plan held under a second of split locks" jq -e '.split_lock_s.planned <= 1 and .split_lock_s.total > 0' "$j"
 t_ok "issuer: the forms asked for, each with 4 reps of aligned ns per op > 0" jq -e '
 	[.issuer[].form] == ["add32", "xchg64", "cmpxchg8b", "cmpxchg16b"] and

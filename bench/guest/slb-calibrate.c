@@ -108,6 +108,8 @@ static struct point *points;
 static int npoints;
 static double issuer_ns[NFORMS][2][MAX_REPS];	/* [form][0 aligned, 1 split][rep] */
 static double split_s_victim, split_s_issuer;
+/* The loads in the order rep r runs them: rotated by one per rep. */
+static enum load load_order[MAX_REPS][NLOADS];
 static int64_t t_start;
 static char notes[8][320];
 static int nnotes;
@@ -677,7 +679,7 @@ static int run_victim(double total_s)
 		victim_run(c, cfg.duration, &warm);
 		for (int r = 0; r < cfg.reps; r++)
 			for (int k = 0; k < NLOADS; k++)
-				if (victim_measure(pt, c, (enum load)((k + r) % NLOADS), r)) {
+				if (victim_measure(pt, c, load_order[r][k], r)) {
 					if (c)
 						victim_chain_free(c);
 					return -1;
@@ -864,6 +866,10 @@ static void write_json(FILE *o)
 	fprintf(o, ", \"seed\": %d, \"sizes\": [", SEED);
 	for (int i = 0; i < cfg.nsizes; i++)
 		fprintf(o, "%s%llu", i ? ", " : "", (unsigned long long)cfg.sizes[i]);
+	fputs("], \"load_order\": [", o);
+	for (int r = 0; r < n; r++)
+		fprintf(o, "%s[\"%s\", \"%s\", \"%s\"]", r ? ", " : "", load_names[load_order[r][0]],
+			load_names[load_order[r][1]], load_names[load_order[r][2]]);
 	fputs("], \"forms\": [", o);
 	for (int i = 0; i < cfg.nforms; i++)
 		fprintf(o, "%s\"%s\"", i ? ", " : "", forms_all[cfg.forms[i]].name);
@@ -1190,6 +1196,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
+	for (int r = 0; r < cfg.reps; r++)
+		for (int k = 0; k < NLOADS; k++)
+			load_order[r][k] = (enum load)((k + r) % NLOADS);
 	points[0].arith = 1;
 	snprintf(points[0].level, sizeof(points[0].level), "-");
 	for (int i = 1; i < npoints; i++) {
