@@ -246,8 +246,8 @@ static void usage(FILE *out)
 		"  -s, --sizes LIST      working sets, comma-separated, e.g. 16K,1M,256M (%s to\n"
 		"                        %s, whole 64-byte lines, at most a quarter of RAM), or\n"
 		"                        auto: 4 KiB x4 up to twice the last-level cache (default)\n"
-		"  -c, --cpus V,L        victim CPU and load CPU (default: the last and the first\n"
-		"                        CPU this process may use)\n"
+		"  -c, --cpus V,L        victim CPU and load CPU, online (isolated CPUs too);\n"
+		"                        default: the last and the first this process may use\n"
 		"      --issuer-ms MS    ms per form, mode and rep for the issuer, 0.1 to 10000\n"
 		"                        (default %g)\n"
 		"      --forms LIST      issuer forms, comma-separated, or all (default):\n"
@@ -382,14 +382,43 @@ static void cpu_list(const cpu_set_t *set, char *out, size_t len)
 	}
 }
 
+/* The online CPUs (/sys/devices/system/cpu/online, "0-3,6"); 0 or -1. */
+static int online_cpus(cpu_set_t *set)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char buf[1024], *s = buf, *end;
+
+	CPU_ZERO(set);
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	while (*s && *s != '\n') {
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
+			CPU_SET((int)c, set);
+		s = *end == ',' ? end + 1 : end;
+	}
+	return CPU_COUNT(set) ? 0 : -1;
+}
+
 /*
- * The victim and load CPUs: --cpus V,L, both available to this process,
- * or the last and the first available. 0, 1 (fewer than 2 CPUs), 2 (bad
+ * The victim and load CPUs: --cpus V,L, both online (they may lie outside
+ * this process's affinity: isolated CPUs do, as in the guest), or the last
+ * and the first CPU of the affinity. 0, 1 (fewer than 2 CPUs), 2 (bad
  * --cpus).
  */
 static int pick_cpus(const char *text)
 {
-	cpu_set_t set;
+	cpu_set_t set, online;
 	char avail[256];
 	int first = -1, last = -1;
 
@@ -399,6 +428,11 @@ static int pick_cpus(const char *text)
 	}
 	cpu_list(&set, avail, sizeof(avail));
 	if (text) {
+		char on[256];
+
+		if (online_cpus(&online))
+			online = set;
+		cpu_list(&online, on, sizeof(on));
 		int v[3], n = 0;
 		const char *s = text;
 
@@ -429,9 +463,9 @@ static int pick_cpus(const char *text)
 			return 2;
 		}
 		for (int i = 0; i < 2; i++) {
-			if (!CPU_ISSET(v[i], &set)) {
-				fprintf(stderr, PROG ": --cpus '%s': CPU %d does not exist or is not available here "
-					"(available: %s)\n", text, v[i], avail);
+			if (!CPU_ISSET(v[i], &online)) {
+				fprintf(stderr, PROG ": --cpus '%s': CPU %d does not exist or is offline (online: %s)\n",
+					text, v[i], on);
 				return 2;
 			}
 		}
@@ -447,8 +481,9 @@ static int pick_cpus(const char *text)
 		}
 	}
 	if (CPU_COUNT(&set) < 2) {
-		fprintf(stderr, PROG ": needs 2 CPUs, a victim and a load, and only %d is available here (CPU %s): "
-			"nothing measured\n", CPU_COUNT(&set), avail);
+		fprintf(stderr, PROG ": needs 2 CPUs, a victim and a load, and only %d is available here (CPU %s; "
+			"--cpus VICTIM,LOAD may name CPUs outside this process's affinity): nothing measured\n",
+			CPU_COUNT(&set), avail);
 		return 1;
 	}
 	cfg.victim_cpu = last;
