@@ -46,6 +46,8 @@ fi
 t_ok "a machine with one CPU (taskset -c 0): a clear refusal, exit 1" one_cpu "$cal" --validate
 t_ok "... and calibrate.sh refuses too, with nothing created" sh -c "
 	taskset -c 0 '$script' -o '$T_TMP/one' --id x >/dev/null 2>&1; [ \$? = 1 ] && [ ! -e '$T_TMP/one' ]"
+t_ok "--cpus may name an online CPU outside the affinity (as the guest's isolated vCPU is)" \
+	t_expect_code 0 taskset -c 0 "$cal" --validate --cpus 1,0
 t_ok "--cpus naming one CPU is refused: the calibration needs two" t_refuses "'0' names 1 CPU" "$cal" --validate --cpus 0
 t_ok "--cpus naming the same CPU twice is refused" t_refuses "two different CPUs" "$cal" --validate --cpus 1,1
 nope=$(getconf _NPROCESSORS_CONF)
