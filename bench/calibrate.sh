@@ -84,8 +84,10 @@ case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letter
 [ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
 # The tool checks the rest (exit 2 naming the value; 1 when this machine
 # has fewer than 2 CPUs for it) and prints the plan.
-"$tool" --validate "${args[@]}" || exit
-[ "$validate" = 0 ] || exit 0
+plan=$("$tool" --validate "${args[@]}" 2>&1)
+rc=$?
+[ "$rc" = 0 ] || { printf '%s\n' "$plan" >&2; exit "$rc"; }
+[ "$validate" = 0 ] || { printf '%s\n' "$plan" >&2; exit 0; }
 
 mkdir -p "$results" || die "cannot create $results"
 for stale in "$results"/.incomplete-calibrate-*; do
@@ -112,14 +114,11 @@ trap abort INT TERM HUP
 start=$(date +%s) date=$(date -u +%Y-%m-%dT%H:%M:%SZ) load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 say "calibrating into $tmp (load average $load_start)"
 # In the background, so that a signal reaches abort at once.
-"$tool" "${args[@]}" --json-out "$tmp/calibration.json" >"$tmp/calibration.txt" 2>"$tmp/progress.log" &
+"$tool" "${args[@]}" --json-out "$tmp/calibration.json" --log "$tmp/progress.log" >"$tmp/calibration.txt" &
 tool_pid=$!
-tail -n +1 -f --pid="$tool_pid" "$tmp/progress.log" >&2 &
-tail_pid=$!
 wait "$tool_pid"
 rc=$?
 tool_pid=
-wait "$tail_pid" 2>/dev/null
 [ "$rc" = 0 ] || die "slb-calibrate failed (exit $rc; log: $tmp/progress.log)"
 
 jq --arg id "$id" --arg date "$date" --arg kver "$(uname -v)" --arg cmdline "$(cat /proc/cmdline)" \

@@ -112,6 +112,7 @@ static double split_s_victim, split_s_issuer;
 static enum load load_order[MAX_REPS][NLOADS];
 static int64_t t_start;
 static char notes[8][320];
+static FILE *log_file;	/* --log */
 static int nnotes;
 
 /* The operands: the issuer's and the load's, away from the flags below. */
@@ -139,16 +140,22 @@ static void note(const char *fmt, ...)
 }
 
 static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A progress line on stderr, and in the --log file. */
 static void progress(const char *fmt, ...)
 {
-	va_list ap;
+	FILE *outs[2] = { stderr, log_file };
 	int64_t s = (victim_now_ns() - t_start) / 1000000000;
 
-	fprintf(stderr, "[%02lld:%02lld] " PROG ": ", (long long)(s / 60), (long long)(s % 60));
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	for (int i = 0; i < 2 && outs[i]; i++) {
+		va_list ap;
+
+		fprintf(outs[i], "[%02lld:%02lld] " PROG ": ", (long long)(s / 60), (long long)(s % 60));
+		va_start(ap, fmt);
+		vfprintf(outs[i], fmt, ap);
+		va_end(ap);
+		fputc('\n', outs[i]);
+		fflush(outs[i]);
+	}
 }
 
 static const char *size_str(uint64_t b)
@@ -263,6 +270,7 @@ static void usage(FILE *out)
 		"                        3600 (default %g; split locks slow the whole machine)\n"
 		"  -j, --json            JSON on stdout instead of the table\n"
 		"  -o, --json-out FILE   write the JSON to FILE as well\n"
+		"      --log FILE        write the progress lines to FILE as well\n"
 		"      --sysfs DIR       read the caches under DIR instead of /sys (tests)\n"
 		"      --validate        check the options, print the plan, measure nothing\n"
 		"  -h, --help            this text\n\n"
@@ -1112,7 +1120,7 @@ static void write_text(FILE *o)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_ISSUER = 256, OPT_FORMS, OPT_LOAD_FORM, OPT_LOAD_RATE, OPT_MAX_SPLIT, OPT_SYSFS, OPT_VALIDATE };
+	enum { OPT_ISSUER = 256, OPT_FORMS, OPT_LOAD_FORM, OPT_LOAD_RATE, OPT_MAX_SPLIT, OPT_SYSFS, OPT_VALIDATE, OPT_LOG };
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'r' },
@@ -1126,11 +1134,12 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "json-out", required_argument, NULL, 'o' },
 		{ "sysfs", required_argument, NULL, OPT_SYSFS },
+		{ "log", required_argument, NULL, OPT_LOG },
 		{ "validate", no_argument, NULL, OPT_VALIDATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cpus_text = NULL;
+	const char *cpus_text = NULL, *log_path = NULL;
 	double d, total_s, split_s;
 	int c, rc;
 	FILE *jf = NULL;
@@ -1182,6 +1191,7 @@ int main(int argc, char **argv)
 		case 'j': cfg.json = 1; break;
 		case 'o': cfg.json_out = optarg; break;
 		case OPT_SYSFS: cfg.sysroot = optarg; break;
+		case OPT_LOG: log_path = optarg; break;
 		case OPT_VALIDATE: cfg.validate = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -1207,6 +1217,10 @@ int main(int argc, char **argv)
 			"every CPU of this machine): lower --reps, --duration or --sizes, or raise --max-split-s\n",
 			split_s, cfg.max_split_s);
 		return 2;
+	}
+	if (log_path && !(log_file = fopen(log_path, "w"))) {
+		fprintf(stderr, PROG ": cannot write %s: %s\n", log_path, strerror(errno));
+		return 1;
 	}
 	t_start = victim_now_ns();
 	progress("plan: victim CPU %d, load CPU %d; arith + %d working sets (%s to %s) x %d loads x %d reps x %g s; "
