@@ -42,7 +42,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu calibrate checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -64,6 +64,8 @@ help:
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
+	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
+	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
@@ -157,6 +159,23 @@ bench-sweep:
 	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)
 	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_ARGS)
+
+# This machine's own split-lock costs, no emulator (bench/calibrate.sh):
+# the issuer's cost per LOCKed form, a victim on another CPU under no,
+# aligned and split load. Split locks slow the whole machine: the tool
+# refuses a plan past CAL_MAX_SPLIT_S seconds of them.
+CAL_DURATION    ?= $(CAL_DURATION_DEFAULT)
+CAL_REPS        ?= $(CAL_REPS_DEFAULT)
+CAL_SIZES       ?= $(CAL_SIZES_DEFAULT)
+CAL_ISSUER_MS   ?= $(CAL_ISSUER_MS_DEFAULT)
+CAL_LOAD_RATE   ?= $(CAL_LOAD_RATE_DEFAULT)
+CAL_MAX_SPLIT_S ?= $(CAL_MAX_SPLIT_S_DEFAULT)
+CAL_CPUS        ?=
+CAL_ARGS = --duration "$(CAL_DURATION)" --reps "$(CAL_REPS)" --sizes "$(CAL_SIZES)" \
+	--issuer-ms "$(CAL_ISSUER_MS)" --load-rate "$(CAL_LOAD_RATE)" --max-split-s "$(CAL_MAX_SPLIT_S)" \
+	$(if $(CAL_CPUS),--cpus "$(CAL_CPUS)")
+calibrate: $(GUESTBIN)/slb-calibrate
+	$(Q)bench/calibrate.sh $(CAL_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results

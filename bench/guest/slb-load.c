@@ -14,6 +14,7 @@
  * On a real CPU (make bench TARGET=native or ssh) each split lock
  * bus-locks the whole, possibly shared, machine: bound them with --rate.
  */
+#include "../lib/lockop.h"
 #include "../lib/num.h"
 #include "../lib/splitaddr.h"
 
@@ -37,8 +38,6 @@
 #define MAX_DURATION_S 3600.0
 #define STATS_MAGIC 0x534c424c4f414431ull /* "SLBLOAD1" */
 
-enum op { OP_ADD, OP_XADD, OP_XCHG, OP_CMPXCHG, OP_INC, OP_BTS, OP_COUNT };
-static const char *const op_names[OP_COUNT] = { "add", "xadd", "xchg", "cmpxchg", "inc", "bts" };
 static const char *const mode_names[] = { "split", "aligned", "inline", "none" };
 
 /* Shared with the file given by --stats; survives the process. */
@@ -56,7 +55,7 @@ struct stats {
 
 struct config {
 	enum slb_mode mode;
-	enum op op;
+	enum slb_op op;
 	int size, threads, ncpus, json, catch_sigbus, fifo;
 	int cpus[MAX_THREADS];
 	double rate, duration_s, on_ms, off_ms;
@@ -74,34 +73,6 @@ static int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/*
- * One LOCKed operation of kind op on the operand at p, of type T with
- * instruction suffix SFX (l: 32 bits, q: 64 bits).
- */
-#define DO_OP(T, SFX, op, p)									\
-	do {											\
-		T *q = (p), w = 1, old = 0;							\
-		switch (op) {									\
-		case OP_ADD: __asm__ volatile("lock add" SFX " $1, %0" : "+m"(*q) : : "cc"); break;	\
-		case OP_XADD: __asm__ volatile("lock xadd" SFX " %1, %0" : "+m"(*q), "+r"(w) : : "cc"); break; \
-		case OP_XCHG: __asm__ volatile("xchg" SFX " %1, %0" : "+m"(*q), "+r"(w)); break;	\
-		case OP_CMPXCHG:								\
-			__asm__ volatile("lock cmpxchg" SFX " %2, %0" : "+m"(*q), "+a"(old) : "r"(w) : "cc"); \
-			break;									\
-		case OP_INC: __asm__ volatile("lock inc" SFX " %0" : "+m"(*q) : : "cc"); break;	\
-		default: __asm__ volatile("lock bts" SFX " $3, %0" : "+m"(*q) : : "cc"); break;	\
-		}										\
-	} while (0)
-
-/* One LOCKed operation of the configured kind and size on p. */
-static inline void do_op(enum op op, int size, void *p)
-{
-	if (size == 4)
-		DO_OP(uint32_t, "l", op, p);
-	else
-		DO_OP(uint64_t, "q", op, p);
 }
 
 static void sleep_until(int64_t t)
@@ -170,7 +141,7 @@ static void *worker(void *arg)
 			batch = (int)(cfg.max_ops - mine);
 		if (cfg.mode != SLB_MODE_NONE)
 			for (int k = 0; k < batch; k++)
-				do_op(cfg.op, cfg.size, p);
+				slb_lock_op(cfg.op, cfg.size, p);
 		else if (!gap)
 			sched_yield();
 		mine += (uint64_t)batch;
@@ -271,17 +242,17 @@ static int calibrate(uint64_t n, int json)
 		int64_t t0 = now_ns();
 
 		for (uint64_t i = 0; i < n; i++)
-			do_op(cfg.op, cfg.size, p);
+			slb_lock_op(cfg.op, cfg.size, p);
 		ns[m] = (double)(now_ns() - t0) / (double)n;
 	}
 	if (json)
 		printf("{\"op\": \"%s\", \"size\": %d, \"ops_each\": %llu, \"ns_per_op\": "
 		       "{\"split\": %.1f, \"aligned\": %.1f, \"inline\": %.1f}, "
-		       "\"split_over_aligned\": %.2f}\n", op_names[cfg.op], cfg.size,
+		       "\"split_over_aligned\": %.2f}\n", slb_op_name(cfg.op), cfg.size,
 		       (unsigned long long)n, ns[0], ns[1], ns[2], ns[1] > 0 ? ns[0] / ns[1] : 0);
 	else
 		printf("lock %s size %d, %llu ops each: split %.1f ns, aligned %.1f ns, inline %.1f ns "
-		       "(split/aligned %.2fx)\n", op_names[cfg.op], cfg.size, (unsigned long long)n,
+		       "(split/aligned %.2fx)\n", slb_op_name(cfg.op), cfg.size, (unsigned long long)n,
 		       ns[0], ns[1], ns[2], ns[1] > 0 ? ns[0] / ns[1] : 0);
 	return 0;
 }
@@ -383,7 +354,7 @@ int main(int argc, char **argv)
 	int c, i, print_addr = 0;
 	pthread_t tids[MAX_THREADS];
 
-	cfg = (struct config){ .mode = SLB_MODE_SPLIT, .op = OP_ADD, .size = 4, .threads = 1,
+	cfg = (struct config){ .mode = SLB_MODE_SPLIT, .op = SLB_OP_ADD, .size = 4, .threads = 1,
 			       .duration_s = 10 };
 	while ((c = getopt_long(argc, argv, "m:o:s:t:c:r:d:n:jh", opts, NULL)) != -1) {
 		switch (c) {
@@ -393,9 +364,14 @@ int main(int argc, char **argv)
 			cfg.mode = (enum slb_mode)i;
 			break;
 		case 'o':
-			if ((i = lookup("--op", optarg, op_names, OP_COUNT)) < 0)
+			if ((i = slb_op_lookup(optarg, SLB_OP_SIZED)) < 0) {
+				fprintf(stderr, "slb-load: --op '%s' is not one of:", optarg);
+				for (i = 0; i < SLB_OP_SIZED; i++)
+					fprintf(stderr, " %s", slb_op_name((enum slb_op)i));
+				fprintf(stderr, "\n");
 				return 2;
-			cfg.op = (enum op)i;
+			}
+			cfg.op = (enum slb_op)i;
 			break;
 		case 's':
 			if (strcmp(optarg, "4") && strcmp(optarg, "8")) {
@@ -479,7 +455,7 @@ int main(int argc, char **argv)
 		return 1;
 	memset(stats, 0, sizeof(*stats));
 	snprintf(stats->mode, sizeof(stats->mode), "%s", mode_names[cfg.mode]);
-	snprintf(stats->op, sizeof(stats->op), "%s", op_names[cfg.op]);
+	snprintf(stats->op, sizeof(stats->op), "%s", slb_op_name(cfg.op));
 	stats->size = cfg.size;
 	stats->threads = cfg.threads;
 	stats->rate = cfg.rate;

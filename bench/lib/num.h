@@ -16,4 +16,16 @@ int num_parse(const char *prog, const char *name, const char *text, double lo, d
 int num_parse_u64(const char *prog, const char *name, const char *text, uint64_t lo, uint64_t hi,
 		  uint64_t *v);
 
+/*
+ * TEXT as a size in bytes from lo to hi: a whole number with an optional
+ * binary suffix K, M or G (KiB, MiB, GiB; "K", "KiB" and "KB" alike, any
+ * case). The error names TEXT: "PROG: NAME 'TEXT' is not a size from 1 KiB
+ * to 4 GiB (a whole number of bytes, or with K, M or G)".
+ */
+int num_parse_size(const char *prog, const char *name, const char *text, uint64_t lo, uint64_t hi,
+		   uint64_t *v);
+
+/* bytes as "48 KiB", "2 MiB", "1.5 GiB" or "100 B" into buf. */
+const char *num_format_size(uint64_t bytes, char *buf, int len);
+
 #endif

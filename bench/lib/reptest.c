@@ -154,6 +154,33 @@ int reptest_shift(const double *x, int nx, const double *y, int ny, double alpha
 	return 0;
 }
 
+int reptest_median(const double *x, int n, double alpha, double *est, double *lo, double *hi)
+{
+	double *v, cum = 0, pk = 1;
+	int k = 0;
+
+	*est = *lo = *hi = NAN;
+	if (n < 1 || n > 1000 || !(v = malloc(sizeof(double) * (size_t)n)))
+		return -1;
+	for (int i = 0; i < n; i++)
+		v[i] = x[i];
+	qsort(v, (size_t)n, sizeof(double), stats_cmp_double);
+	*est = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* P(B = j) = C(n, j) / 2^n, summed while the lower tail stays within alpha / 2 */
+	pk = pow(0.5, n);
+	while (k < n && cum + pk <= alpha / 2 + 1e-12) {
+		cum += pk;
+		k++;
+		pk = pk * (n - k + 1) / k;
+	}
+	if (k >= 1 && k <= n - k + 1) {
+		*lo = v[k - 1];
+		*hi = v[n - k];
+	}
+	free(v);
+	return k >= 1 ? 0 : -1;
+}
+
 int reptest_min_reps(double alpha)
 {
 	for (int m = 1; m <= 100; m++)

@@ -7,6 +7,8 @@
  *
  *   reptest_p        exact two-sided permutation test of Mann-Whitney's U
  *   reptest_shift    Hodges-Lehmann shift with its distribution-free CI
+ *   reptest_median   one quantity's median over reps with its
+ *                    distribution-free CI
  *
  * When the reps are pairs (rep k of every scenario runs with seed k), the
  * per-pair differences are the unit instead:
@@ -36,6 +38,16 @@ double reptest_p(const double *x, int nx, const double *y, int ny);
  */
 int reptest_shift(const double *x, int nx, const double *y, int ny, double alpha, double *est,
 		  double *lo, double *hi);
+
+/*
+ * The median of the n values x (not reordered) and its confidence
+ * interval at level 1 - alpha from order statistics: the k-th smallest and
+ * k-th largest value, k the largest with P(Binomial(n, 1/2) < k) <=
+ * alpha / 2 (6 values at least for 95 %: k = 1, coverage 1 - 2/64).
+ * Returns 0, or -1 (lo and hi NaN, est still the median when n > 0) when n
+ * is too small for any interval at that level.
+ */
+int reptest_median(const double *x, int n, double alpha, double *est, double *lo, double *hi);
 
 /*
  * Smallest total number of reps, split evenly, for which a two-sided exact

@@ -11,6 +11,8 @@ int main(void)
 	double a4[] = { 1, 2, 3, 4 }, b4[] = { 11, 12, 13, 14 };
 	double a6[] = { 1, 2, 3, 4, 5, 6 }, b6[] = { 11, 12, 13, 14, 15, 16 };
 	double same[] = { 5, 5, 5 }, est, lo, hi;
+	double m5[] = { 5, 1, 4, 2, 3 }, m6[] = { 6, 1, 5, 2, 4, 3 }, m8[] = { 8, 1, 7, 2, 6, 3, 5, 4 };
+	double m9[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 };
 
 	CHECK(fabs(reptest_p(b3, 3, a3, 3) - 0.1) < 1e-9, "3 vs 3 reps, fully separated: exact p = 2/20 = 0.1");
 	CHECK(fabs(reptest_p(b4, 4, a4, 4) - 2.0 / 70) < 1e-9, "4 vs 4 reps, fully separated: exact p = 2/70");
@@ -53,5 +55,15 @@ int main(void)
 	      "sd 0.2 of log-ratios, x1.2 to detect: 10 pairs (got %d)", reptest_reps_needed(0.2, log(1.2), REPTEST_Z_DETECT, 1));
 	CHECK(reptest_reps_needed(0.2, log(1.2), REPTEST_Z_EQUIV, 1) > reptest_reps_needed(0.2, log(1.2), REPTEST_Z_DETECT, 1),
 	      "showing equivalence takes more pairs than detecting the same shift");
+
+	CHECK(reptest_median(m5, 5, 0.05, &est, &lo, &hi) == -1 && est == 3 && isnan(lo),
+	      "median of 5 values: 3, and no 95 %% interval (the range covers only 1 - 2/32)");
+	CHECK(reptest_median(m6, 6, 0.05, &est, &lo, &hi) == 0 && est == 3.5 && lo == 1 && hi == 6,
+	      "median of 6 values: 3.5, 95 %% interval the range (k = 1)");
+	CHECK(m6[0] == 6 && m6[5] == 3, "reptest_median leaves its input in place");
+	CHECK(reptest_median(m8, 8, 0.05, &est, &lo, &hi) == 0 && est == 4.5 && lo == 1 && hi == 8,
+	      "8 values: P(B <= 1) = 9/256 > 0.025, so still k = 1");
+	CHECK(reptest_median(m9, 9, 0.05, &est, &lo, &hi) == 0 && est == 5 && lo == 2 && hi == 8,
+	      "9 values: P(B <= 1) = 10/512 <= 0.025, so k = 2: the 2nd smallest and largest");
 	CHECK_EXIT();
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make calibrate: what split locks cost on the machine this runs on, no
+# emulator. Runs slb-calibrate (the issuer's ns per LOCKed operation,
+# aligned and split; a victim's ns per step on another CPU under no load,
+# an aligned and a split load, over working sets from inside L1 to past
+# the last-level cache) and keeps in RESULTS/calibrate-<id>/ (written as
+# .incomplete-calibrate-<id> and renamed at the end: Ctrl-C or a failure
+# leaves nothing half-done):
+#   calibration.json, calibration.txt   the tool's JSON and table
+#   machine.json     CPU model, caches, kernel, /proc/cmdline, hypervisor
+#                    flag (a VM is said so), huge pages, load average
+#   progress.log     the tool's progress lines
+#   victim.{png,svg}, victim.dat          ns per step against the working set,
+#                                         one curve per load
+#   slowdown.{png,svg}, slowdown.dat      split/aligned and aligned/none with
+#                                         their 95 % intervals
+# Split locks natively slow every CPU of the machine: the tool refuses a
+# plan with more split-lock seconds than --max-split-s.
+#
+# Exit status: 0 done, 1 failure (also: fewer than 2 CPUs available), 2
+# usage error (nothing started).
+set -uo pipefail
+SLB_PROG=calibrate
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
+
+tool=${SLB_CALIBRATE:-$SLB_ROOT/build/guest/slb-calibrate}
+duration=$CAL_DURATION_DEFAULT reps=$CAL_REPS_DEFAULT sizes=$CAL_SIZES_DEFAULT cpus=
+issuer_ms=$CAL_ISSUER_MS_DEFAULT forms=all load_rate=$CAL_LOAD_RATE_DEFAULT
+max_split_s=$CAL_MAX_SPLIT_S_DEFAULT results=$SLB_ROOT/results id= validate=0 sysfs=
+
+usage() {
+	cat <<USAGE
+Usage: calibrate.sh [options]
+Measure this machine's split-lock costs (slb-calibrate); results in
+RESULTS/calibrate-<id>/.
+
+  -d, --duration S      seconds per victim run, 0.001 to 60 (default $duration)
+  -r, --reps N          reps, 1 to 100 (default $reps)
+  -s, --sizes LIST      working sets (e.g. 16K,1M,256M) or auto (default $sizes)
+  -c, --cpus V,L        victim and load CPU (default: the last and the first)
+      --issuer-ms MS    ms per form, mode and rep for the issuer (default $issuer_ms)
+      --forms LIST      issuer forms or all (default $forms; see slb-calibrate --help)
+      --load-rate OPS   LOCKed ops/s of the victim's load, 0 = flat out (default $load_rate)
+      --max-split-s S   refuse a plan with more split-lock seconds (default $max_split_s)
+  -o, --results DIR     where the run goes (default results/)
+      --id ID           run id (default: calibrate-date-time)
+      --sysfs DIR       read the caches under DIR instead of /sys (tests)
+      --validate        check the arguments, print the plan and exit (0 good, 2 bad)
+  -h, --help            this text
+USAGE
+}
+
+opts=$(getopt -n calibrate -o d:r:s:c:o:h \
+	-l duration:,reps:,sizes:,cpus:,issuer-ms:,forms:,load-rate:,max-split-s:,results:,id:,sysfs:,validate,help -- "$@") || exit 2
+eval set -- "$opts"
+while true; do
+	case $1 in
+	-d | --duration) duration=$2; shift 2 ;;
+	-r | --reps) reps=$2; shift 2 ;;
+	-s | --sizes) sizes=$2; shift 2 ;;
+	-c | --cpus) cpus=$2; shift 2 ;;
+	--issuer-ms) issuer_ms=$2; shift 2 ;;
+	--forms) forms=$2; shift 2 ;;
+	--load-rate) load_rate=$2; shift 2 ;;
+	--max-split-s) max_split_s=$2; shift 2 ;;
+	-o | --results) results=$2; shift 2 ;;
+	--id) id=$2; shift 2 ;;
+	--sysfs) sysfs=$2; shift 2 ;;
+	--validate) validate=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	esac
+done
+[ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+[ -x "$tool" ] || die "$tool is missing: run 'make all'"
+args=(--duration "$duration" --reps "$reps" --sizes "$sizes" --issuer-ms "$issuer_ms" --forms "$forms"
+	--load-rate "$load_rate" --max-split-s "$max_split_s")
+[ -z "$cpus" ] || args+=(--cpus "$cpus")
+[ -z "$sysfs" ] || args+=(--sysfs "$sysfs")
+[ -n "$id" ] || id=calibrate-$(date +%Y%m%d-%H%M%S)
+case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
+[ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
+# The tool checks the rest (exit 2 naming the value; 1 when this machine
+# has fewer than 2 CPUs for it) and prints the plan.
+plan=$("$tool" --validate "${args[@]}" 2>&1)
+rc=$?
+[ "$rc" = 0 ] || { printf '%s\n' "$plan" >&2; exit "$rc"; }
+[ "$validate" = 0 ] || { printf '%s\n' "$plan" >&2; exit 0; }
+
+mkdir -p "$results" || die "cannot create $results"
+for stale in "$results"/.incomplete-calibrate-*; do
+	[ -d "$stale" ] || continue
+	pid=$(cat "$stale/.pid" 2>/dev/null)
+	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		say "removing $stale, left by a calibration that did not finish"
+		rm -rf "$stale"
+	fi
+done
+tmp=$results/.incomplete-$id
+rm -rf "$tmp"
+mkdir -p "$tmp" || die "cannot create $tmp"
+echo $$ >"$tmp/.pid"
+tool_pid=
+abort() {
+	[ -z "$tool_pid" ] || { kill -TERM "$tool_pid" 2>/dev/null; wait "$tool_pid" 2>/dev/null; }
+	rm -rf "$tmp"
+	say "interrupted: nothing kept of $id"
+	exit 130
+}
+trap abort INT TERM HUP
+
+start=$(date +%s) date=$(date -u +%Y-%m-%dT%H:%M:%SZ) load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+say "calibrating into $tmp (load average $load_start)"
+# In the background, so that a signal reaches abort at once.
+"$tool" "${args[@]}" --json-out "$tmp/calibration.json" --log "$tmp/progress.log" >"$tmp/calibration.txt" &
+tool_pid=$!
+wait "$tool_pid"
+rc=$?
+tool_pid=
+[ "$rc" = 0 ] || die "slb-calibrate failed (exit $rc; log: $tmp/progress.log)"
+
+jq --arg id "$id" --arg date "$date" --arg kver "$(uname -v)" --arg cmdline "$(cat /proc/cmdline)" \
+	--arg thp "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)" \
+	--arg load_start "$load_start" --arg load_end "$(cut -d' ' -f1-3 /proc/loadavg)" --argjson nproc "$(nproc)" '
+	.machine + {run_id: $id, date: $date, kernel_version: $kver, cmdline: $cmdline, nproc: $nproc,
+	  transparent_hugepage: $thp, loadavg_start: $load_start, loadavg_end: $load_end,
+	  vm: .machine.hypervisor,
+	  note: (if .machine.hypervisor then
+	    "this machine is a virtual machine (CPUID hypervisor flag): the figures are real hardware " +
+	    "seen through a hypervisor, which may trap split locks (each then costs its issuer an exit) " +
+	    "and shares the caches with other guests"
+	  else "no hypervisor flag: bare metal as far as CPUID tells" end)}' \
+	"$tmp/calibration.json" >"$tmp/machine.json" || die "could not write machine.json"
+
+# Plot data: one row per working set; a missing interval is drawn as the point.
+jq -r '"# bytes level none none_lo none_hi aligned aligned_lo aligned_hi split split_lo split_hi (ns per step)",
+	(.victim[] | select(.task == "chase") | [.bytes, .level] +
+	 ([.none, .aligned, .split] | map([.ns_per_step, (.ci95 // [.ns_per_step, .ns_per_step])[]]) | add) |
+	 map(tostring) | join(" "))' \
+	"$tmp/calibration.json" >"$tmp/victim.dat" || die "could not write victim.dat"
+jq -r '"# bytes level split_over_aligned lo hi aligned_over_none lo hi",
+	(.victim[] | select(.task == "chase") | [.bytes, .level] +
+	 ([.split_over_aligned, .aligned_over_none] | map([.ratio, (.ci95 // [.ratio, .ratio])[]]) | add) |
+	 map(tostring) | join(" "))' \
+	"$tmp/calibration.json" >"$tmp/slowdown.dat" || die "could not write slowdown.dat"
+vars=$(jq -r --arg id "$id" '
+	(.victim[] | select(.task == "arith")) as $a |
+	"run=\"\($id)\"; cpu=\"\(.machine.cpu_model | gsub("\""; ""))\(if .machine.hypervisor then ", a VM" else "" end)\"; " +
+	"victim_cpu=\(.params.victim_cpu); load_cpu=\(.params.load_cpu); load_form=\"\(.params.load_form)\"; reps=\(.params.reps); " +
+	"caches=\"\([.machine.caches[].bytes] | map(tostring) | join(" "))\"; " +
+	"cachenames=\"\([.machine.caches[].level] | map("L\(.)") | join(" "))\"; " +
+	"arith=\"\([$a.none, $a.aligned, $a.split] | map(.ns_per_step | tostring) | join(" "))\"; " +
+	"arith_ratio=\"\($a.split_over_aligned.ratio)\""' "$tmp/calibration.json") ||
+	die "could not read calibration.json"
+draw_plot calibrate-victim.gp "$tmp/victim" "datafile='$tmp/victim.dat'; $vars" "$tmp/gnuplot.log"
+draw_plot calibrate-slowdown.gp "$tmp/slowdown" "datafile='$tmp/slowdown.dat'; $vars" "$tmp/gnuplot.log"
+[ -s "$tmp/gnuplot.log" ] || rm -f "$tmp/gnuplot.log"
+rm -f "$tmp/.pid"
+mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
+say "calibration $id complete in $(($(date +%s) - start)) s: $results/$id"
+cat "$results/$id/calibration.txt"
