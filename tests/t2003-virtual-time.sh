@@ -66,8 +66,9 @@ t_ok "two busy vCPUs run in parallel: per-thread ns/op with 2 threads <= 1.2 x w
 t_boot "$T_TMP/on" -j "$(study_job slb-load:split on)" --clock virtual -a split_lock_detect -t 600
 t_ok "split_lock_detect in the virtual mode: the offender dies of SIGBUS" grep -qx sigbus "$T_TMP/on/files/load.fate"
 t_ok "... after 0 split locks" jq -e '.ops == 0' "$T_TMP/on/files/load.report.json"
-t_ok "... and the isolated vCPU stays within x1.2 of baseline (p99.9)" \
-	ratio_at_most "$(pct on p999_us)" "$(pct base p999_us)" 1.2
+# 1 us bins at a 3 us floor: "as baseline" means within one bin.
+t_ok "... and the isolated vCPU's p99.9 stays within one 1 us bin of baseline's" \
+	ratio_at_most "$(pct on p999_us)" "$(($(pct base p999_us) + 1))" 1
 
 # JOBS: two guests at once give the same histograms as one at a time.
 for j in 1 2; do
