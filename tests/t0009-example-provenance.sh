@@ -21,10 +21,8 @@ t_ok "the example run was made from this tree's run inputs" same_inputs
 # The digest moves with any of those files, and only with them (on a copy).
 changed() {
 	local r=$T_TMP/root a b c
-	mkdir -p "$r/scripts" "$r/bench"
-	cp -r "$T_ROOT/patch" "$T_ROOT/rt-config" "$r/"
-	cp -r "$T_ROOT/bench/guest" "$T_ROOT/bench/lib" "$T_ROOT/bench/run-guest.sh" "$T_ROOT/bench/study.sh" "$r/bench/"
-	cp "$T_ROOT"/scripts/build-*.sh "$T_ROOT/scripts/check-kconfig.sh" "$r/scripts/"
+	mkdir -p "$r"
+	(cd "$T_ROOT" && run_inputs | tar -cf - -T -) | tar -xf - -C "$r"
 	a=$(SLB_ROOT=$r run_inputs_digest)
 	[ "$a" = "$(run_inputs_digest)" ] || { echo "a copy of the inputs digests differently"; return 1; }
 	echo "# touch" >>"$r/rt-config/defaults.conf"
