@@ -7,6 +7,7 @@
 #   t_prereq NAME           true when prerequisite NAME holds (see below)
 #   t_require_guest WHAT    skip (counted) the rest of the script without a guest
 #   t_boot DIR ARGS...      bench/run-guest.sh -o DIR ARGS...; outcome in DIR
+#   t_study_job LOAD NAME   a 3 s study job with LOAD in $T_TMP/NAME.job (its path)
 #   t_refuses WORD CMD...   CMD exits 2 with one stderr line naming WORD
 #   t_expect_code N CMD...  CMD exits N
 #   t_line_count N FILE     FILE has N lines
@@ -192,6 +193,13 @@ t_job() {
 		if [ $# -ge 2 ]; then printf '%s\n' "$2"; else cat; fi
 	} >"$T_TMP/$1.sh"
 	echo "$T_TMP/$1.sh"
+}
+
+# t_study_job LOAD NAME: a 3 s study job (bench/guest/jobs/study.sh) with
+# LOAD (scenarios.conf syntax) in $T_TMP/NAME.job; prints its path.
+t_study_job() {
+	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=%s SLB_SYSCTLS=\n. /jobs/study.sh\n' "$1" >"$T_TMP/$2.job"
+	echo "$T_TMP/$2.job"
 }
 
 # t_file_has DIR FILE PATTERN: the guest's FILE matches the grep PATTERN.

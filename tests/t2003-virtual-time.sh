@@ -10,16 +10,11 @@
 . "$(dirname "$0")/lib.sh"
 t_require_guest "virtual-time tests"
 
-# study_job LOAD: a study job of 3 s with LOAD (scenarios.conf syntax).
-study_job() {
-	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=%s SLB_SYSCTLS=\n. /jobs/study.sh\n' "$1" >"$T_TMP/$2.job"
-	echo "$T_TMP/$2.job"
-}
 # vboot NAME LOAD [RUN-GUEST ARGS]: a virtual-clock study run of LOAD.
 vboot() {
 	local name=$1 load=$2
 	shift 2
-	t_boot "$T_TMP/$name" -j "$(study_job "$load" "$name")" --clock virtual -a split_lock_detect=off -t 600 "$@"
+	t_boot "$T_TMP/$name" -j "$(t_study_job "$load" "$name")" --clock virtual -a split_lock_detect=off -t 600 "$@"
 }
 # pct NAME FIELD: FIELD (p99_us, p999_us, max_us, samples) of NAME's histogram.
 pct() { "$HOSTBIN/slb-hist" --json "$T_TMP/$1/files/hist.txt" | jq -r ".histograms[0].$2"; }
@@ -63,7 +58,7 @@ t_ok "two busy vCPUs run in parallel: per-thread ns/op with 2 threads <= 1.2 x w
 	ratio_at_most "$(jq .ns_per_op "$T_TMP/par2/files/load.json")" "$(jq .ns_per_op "$T_TMP/par1/files/load.json")" 1.2
 
 # Detection on in the virtual mode: the offender dies at its first split lock.
-t_boot "$T_TMP/on" -j "$(study_job slb-load:split on)" --clock virtual -a split_lock_detect -t 600
+t_boot "$T_TMP/on" -j "$(t_study_job slb-load:split on)" --clock virtual -a split_lock_detect -t 600
 t_ok "split_lock_detect in the virtual mode: the offender dies of SIGBUS" grep -qx sigbus "$T_TMP/on/files/load.fate"
 t_ok "... after 0 split locks" jq -e '.ops == 0' "$T_TMP/on/files/load.report.json"
 # 1 us bins at a 3 us floor: "as baseline" means within one bin.

@@ -68,13 +68,9 @@ t_ok "one vCPU, 1 ms quantum: cyclictest at 200 us gets its wake-ups on time (ma
 
 # 4. stop/cont from the monitor every ~0.2 s (host-timed kicks and stops
 # of the VM) leave the round structure, and so the histogram, unchanged.
-study_job() {
-	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=slb-load:split SLB_SYSCTLS=\n. /jobs/study.sh\n' >"$T_TMP/study.job"
-	echo "$T_TMP/study.job"
-}
-t_boot "$T_TMP/quiet" -j "$(study_job)" --clock virtual -a split_lock_detect=off -t 600
+t_boot "$T_TMP/quiet" -j "$(t_study_job slb-load:split study)" --clock virtual -a split_lock_detect=off -t 600
 mkfifo "$T_TMP/mon.in" "$T_TMP/mon.out"
-t_boot "$T_TMP/stops" -j "$(study_job)" --clock virtual -a split_lock_detect=off -t 600 \
+t_boot "$T_TMP/stops" -j "$(t_study_job slb-load:split study)" --clock virtual -a split_lock_detect=off -t 600 \
 	--qemu-arg -monitor --qemu-arg "pipe:$T_TMP/mon" &
 boot=$!
 cat "$T_TMP/mon.out" >"$T_TMP/mon.log" &
