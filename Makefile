@@ -42,7 +42,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu calibrate checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -66,6 +66,8 @@ help:
 	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
+	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
+	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
@@ -176,6 +178,21 @@ CAL_ARGS = --duration "$(CAL_DURATION)" --reps "$(CAL_REPS)" --sizes "$(CAL_SIZE
 	$(if $(CAL_CPUS),--cpus "$(CAL_CPUS)")
 calibrate: $(GUESTBIN)/slb-calibrate
 	$(Q)bench/calibrate.sh $(CAL_ARGS)
+
+# The bus-lock model against the machine (bench/validate-model.sh): the
+# calibration's victim and issuer in the guest (virtual clock, BUS_LOCK_NS)
+# beside a native calibration.json (VAL_NATIVE; default the newest
+# results/calibrate-*, else the committed example), per level.
+VAL_NATIVE   ?=
+VAL_DURATION ?=
+VAL_REPS     ?=
+VAL_SIZES    ?=
+VAL_ARGS = --bus-lock-ns "$(BUS_LOCK_NS)" --quantum-ns "$(QUANTUM_NS)" $(if $(VAL_NATIVE),--native "$(VAL_NATIVE)") \
+	$(if $(VAL_DURATION),--duration "$(VAL_DURATION)") $(if $(VAL_REPS),--reps "$(VAL_REPS)") $(if $(VAL_SIZES),--sizes "$(VAL_SIZES)")
+validate-model:
+	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)
+	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-model.sh $(VAL_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results

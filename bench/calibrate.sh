@@ -80,8 +80,7 @@ args=(--duration "$duration" --reps "$reps" --sizes "$sizes" --issuer-ms "$issue
 [ -z "$cpus" ] || args+=(--cpus "$cpus")
 [ -z "$sysfs" ] || args+=(--sysfs "$sysfs")
 [ -n "$id" ] || id=calibrate-$(date +%Y%m%d-%H%M%S)
-case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
-[ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
+check_run_id "$results" "$id"
 # The tool checks the rest (exit 2 naming the value; 1 when this machine
 # has fewer than 2 CPUs for it) and prints the plan.
 plan=$("$tool" --validate "${args[@]}" 2>&1)
@@ -89,19 +88,8 @@ rc=$?
 [ "$rc" = 0 ] || { printf '%s\n' "$plan" >&2; exit "$rc"; }
 [ "$validate" = 0 ] || { printf '%s\n' "$plan" >&2; exit 0; }
 
-mkdir -p "$results" || die "cannot create $results"
-for stale in "$results"/.incomplete-calibrate-*; do
-	[ -d "$stale" ] || continue
-	pid=$(cat "$stale/.pid" 2>/dev/null)
-	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-		say "removing $stale, left by a calibration that did not finish"
-		rm -rf "$stale"
-	fi
-done
-tmp=$results/.incomplete-$id
-rm -rf "$tmp"
-mkdir -p "$tmp" || die "cannot create $tmp"
-echo $$ >"$tmp/.pid"
+begin_run_dir "$results" "$id" 'calibrate-*' "a calibration"
+tmp=$RUN_TMP
 tool_pid=
 abort() {
 	[ -z "$tool_pid" ] || { kill -TERM "$tool_pid" 2>/dev/null; wait "$tool_pid" 2>/dev/null; }
@@ -135,29 +123,12 @@ jq --arg id "$id" --arg date "$date" --arg kver "$(uname -v)" --arg cmdline "$(c
 	"$tmp/calibration.json" >"$tmp/machine.json" || die "could not write machine.json"
 
 # Plot data: one row per working set; a missing interval is drawn as the point.
-jq -r '"# bytes level none none_lo none_hi aligned aligned_lo aligned_hi split split_lo split_hi (ns per step)",
-	(.victim[] | select(.task == "chase") | [.bytes, .level] +
-	 ([.none, .aligned, .split] | map([.ns_per_step, (.ci95 // [.ns_per_step, .ns_per_step])[]]) | add) |
-	 map(tostring) | join(" "))' \
-	"$tmp/calibration.json" >"$tmp/victim.dat" || die "could not write victim.dat"
-jq -r '"# bytes level split_over_aligned lo hi aligned_over_none lo hi",
-	(.victim[] | select(.task == "chase") | [.bytes, .level] +
-	 ([.split_over_aligned, .aligned_over_none] | map([.ratio, (.ci95 // [.ratio, .ratio])[]]) | add) |
-	 map(tostring) | join(" "))' \
-	"$tmp/calibration.json" >"$tmp/slowdown.dat" || die "could not write slowdown.dat"
-vars=$(jq -r --arg id "$id" '
-	(.victim[] | select(.task == "arith")) as $a |
-	"run=\"\($id)\"; cpu=\"\(.machine.cpu_model | gsub("\""; ""))\(if .machine.hypervisor then ", a VM" else "" end)\"; " +
-	"victim_cpu=\(.params.victim_cpu); load_cpu=\(.params.load_cpu); load_form=\"\(.params.load_form)\"; reps=\(.params.reps); " +
-	"caches=\"\([.machine.caches[].bytes] | map(tostring) | join(" "))\"; " +
-	"cachenames=\"\([.machine.caches[].level] | map("L\(.)") | join(" "))\"; " +
-	"arith=\"\([$a.none, $a.aligned, $a.split] | map(.ns_per_step | tostring) | join(" "))\"; " +
-	"arith_ratio=\"\($a.split_over_aligned.ratio)\""' "$tmp/calibration.json") ||
-	die "could not read calibration.json"
+cal_jq "$tmp/calibration.json" cal_victim_dat -r >"$tmp/victim.dat" || die "could not write victim.dat"
+cal_jq "$tmp/calibration.json" cal_slowdown_dat -r >"$tmp/slowdown.dat" || die "could not write slowdown.dat"
+vars=$(cal_jq "$tmp/calibration.json" 'cal_plot_vars($id)' -r --arg id "$id") || die "could not read calibration.json"
 draw_plot calibrate-victim.gp "$tmp/victim" "datafile='$tmp/victim.dat'; $vars" "$tmp/gnuplot.log"
 draw_plot calibrate-slowdown.gp "$tmp/slowdown" "datafile='$tmp/slowdown.dat'; $vars" "$tmp/gnuplot.log"
 [ -s "$tmp/gnuplot.log" ] || rm -f "$tmp/gnuplot.log"
-rm -f "$tmp/.pid"
-mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
+end_run_dir "$tmp" "$results/$id"
 say "calibration $id complete in $(($(date +%s) - start)) s: $results/$id"
 cat "$results/$id/calibration.txt"

@@ -149,28 +149,16 @@ done
 . "$SLB_ROOT/bench/target/$target_kind.sh"
 target_check
 [ -n "$id" ] || id=$(date +%Y%m%d-%H%M%S)
-case $id in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
-[ ! -e "$results/$id" ] || usage_error "run '$id' exists in $results; refusing to overwrite it"
+check_run_id "$results" "$id"
 [ "$validate" = 0 ] || exit 0
 SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
 target_ready
 
-mkdir -p "$results" || die "cannot create $results"
-# A study killed outright (SIGKILL, power loss) cannot clean up: remove
-# what such a run left, once its process is gone.
-for stale in "$results"/.incomplete-*; do
-	[ -d "$stale" ] || continue
-	pid=$(cat "$stale/.pid" 2>/dev/null)
-	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-		say "removing $stale, left by a study that did not finish"
-		rm -rf "$stale"
-	fi
-done
-tmp=$results/.incomplete-$id
-rm -rf "$tmp"
-mkdir -p "$tmp" || die "cannot create $tmp"
-echo $$ >"$tmp/.pid"
+# A study killed outright (SIGKILL, power loss) cannot clean up: what
+# such a run left goes once its process is gone.
+begin_run_dir "$results" "$id" '*' "a study"
+tmp=$RUN_TMP
 declare -A running=()
 abort() {
 	local pid
@@ -272,8 +260,7 @@ target_cleanup
 stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
 stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
 stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null
-rm -f "$tmp/.pid"
-mv "$tmp" "$results/$id" || die "could not rename $tmp to $results/$id"
+end_run_dir "$tmp" "$results/$id"
 ln -sfn "$id" "$results/latest"
 "$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||
 	say "warning: the report of $id failed; the results are kept (make report RUN=$id)"

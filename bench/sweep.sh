@@ -63,8 +63,7 @@ for c in $list; do check_number "bus-lock cost" "$c" 1 1000000; done
 [ "$(echo "$list" | wc -w)" -ge 2 ] || usage_error "--costs '$costs': a sweep needs at least two costs"
 check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
-case $id in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$id' must be letters, digits, . _ - and not start with ." ;; esac
-[ ! -e "$results/$id" ] || usage_error "sweep '$id' exists in $results; refusing to overwrite it"
+check_run_id "$results" "$id" sweep
 study=("$SLB_ROOT/bench/study.sh" --clock virtual --duration "$duration"
 	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
 # The study checks the rest (and exits 2 naming the value).

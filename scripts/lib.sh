@@ -65,6 +65,51 @@ draw_plot() {
 	done
 }
 
+# check_run_id RESULTS ID [NOUN]: a usage error unless ID is a run id
+# (letters, digits, . _ -, not starting with .) that RESULTS does not hold
+# yet (NOUN, default "run", says what it would be in the message).
+check_run_id() {
+	case $2 in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--id '$2' must be letters, digits, . _ - and not start with ." ;; esac
+	[ ! -e "$1/$2" ] || usage_error "${3:-run} '$2' exists in $1; refusing to overwrite it"
+}
+
+# begin_run_dir RESULTS ID STALE WHAT: a run is written into
+# RESULTS/.incomplete-ID (its path in RUN_TMP, this shell's PID in its
+# .pid) and renamed by end_run_dir, so that Ctrl-C or a failure leaves no
+# half run. First the RESULTS/.incomplete-STALE directories that a run
+# killed outright (SIGKILL, power loss) left, once their process is gone,
+# are removed ("left by WHAT that did not finish").
+begin_run_dir() {
+	local results=$1 id=$2 glob=$3 what=$4 stale pid
+	mkdir -p "$results" || die "cannot create $results"
+	for stale in "$results"/.incomplete-$glob; do
+		[ -d "$stale" ] || continue
+		pid=$(cat "$stale/.pid" 2>/dev/null)
+		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+			say "removing $stale, left by $what that did not finish"
+			rm -rf "$stale"
+		fi
+	done
+	RUN_TMP=$results/.incomplete-$id
+	rm -rf "$RUN_TMP"
+	mkdir -p "$RUN_TMP" || die "cannot create $RUN_TMP"
+	echo $$ >"$RUN_TMP/.pid"
+}
+
+# end_run_dir TMP DEST: the run in TMP (begin_run_dir) is complete: it
+# becomes DEST.
+end_run_dir() {
+	rm -f "$1/.pid"
+	mv "$1" "$2" || die "could not rename $1 to $2"
+}
+
+# cal_jq FILE FILTER [JQ-OPTION...]: jq FILTER over FILE, an
+# slb-calibrate calibration.json, with the functions of its one reader,
+# bench/lib/calibration.jq (cal_check, cal_point, ...).
+cal_jq() {
+	jq -L "$SLB_ROOT/bench/lib" "${@:3}" "include \"calibration\"; $2" "$1"
+}
+
 # hash_inputs ARG...: a short key over files (name and content) and strings.
 hash_inputs() {
 	local a
