@@ -118,9 +118,10 @@ mf=$m
 	elif [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
 		echo "The guest runs under QEMU TCG in virtual time: every instruction costs 1 ns,"
 		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
-		echo "may land up to a quantum early or late, so latencies under split locks come"
-		echo "as a comb with the quantum's spacing), and a split lock that does not trap"
-		echo "costs every vCPU the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns). Not modelled: caches,"
+		echo "may land up to a quantum early or late), and a split lock that does not trap"
+		echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
+		echo "every other vCPU that runs while it is held stops until it is free (a sleeping"
+		echo "one owes nothing), the worst case of hardware. Not modelled: caches,"
 		echo "memory bandwidth, real instruction timing, bus locks from LOCKs on"
 		echo "uncacheable memory. What carries over to hardware: the ratios between"
 		echo "scenarios measured side by side, how they grow with the bus-lock cost"

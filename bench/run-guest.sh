@@ -10,7 +10,8 @@
 #            lock). Figures carry host noise (millisecond floor).
 #   virtual  single-threaded TCG with icount (1 instruction = 1 ns) and
 #            lock-step quanta (--quantum-ns), so that vCPUs run as if in
-#            parallel; a split lock costs --bus-lock-ns to every vCPU.
+#            parallel; a split lock holds the bus --bus-lock-ns: its
+#            issuer waits, and so does every vCPU that runs into it.
 #            Deterministic: the same inputs and --seed give the same run.
 #
 # Outcomes (outcome.json "outcome", and the one line printed on stdout):

@@ -44,3 +44,11 @@ t_ok "sweep: one cost is no sweep" t_refuses "a sweep needs at least two costs" 
 t_ok "sweep: cost 0" t_refuses "bus-lock cost=0 is out of range" "$SW" --validate --costs "0 100"
 t_ok "sweep: cost abc" t_refuses "bus-lock cost 'abc'" "$SW" --validate --costs "100,abc"
 t_ok "sweep: bad reps reach the study's check" t_refuses "REPS=0" "$SW" --validate --reps 0
+# A rep cannot start without the emulator: refused before any rep (the
+# matrix used to run with every rep failing at once, its outcome empty).
+: >"$T_TMP/initrd"
+SLB_QEMU=$T_TMP/no-qemu SLB_INITRD=$T_TMP/initrd "$ST" --results "$T_TMP/res" --id noqemu --scenarios baseline \
+	--reps 1 >"$T_TMP/noqemu.out" 2>&1
+t_ok "an emulator that is not there: exit 2 naming it, no run directory" \
+	sh -c "[ $? = 2 ] && grep -q \"SLB_QEMU '$T_TMP/no-qemu' is not an executable\" '$T_TMP/noqemu.out' &&
+		[ ! -e '$T_TMP/res/noqemu' ] && [ ! -e '$T_TMP/res/.incomplete-noqemu' ]"

@@ -36,6 +36,8 @@ variant_dirs=()
 target_ready() {
 	local s v kdir
 	[ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] || usage_error "SLB_INITRD is not set to an initramfs (use make bench)"
+	command -v "${SLB_QEMU:-qemu-system-x86_64}" >/dev/null ||
+		usage_error "SLB_QEMU '${SLB_QEMU:-qemu-system-x86_64}' is not an executable (run 'make qemu', or use make bench)"
 	for s in "${list[@]}"; do
 		v=${s_variant[$s]}
 		[ -n "$v" ] || continue
