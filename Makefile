@@ -42,7 +42,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu bench-model calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -61,6 +61,7 @@ help:
 	@echo "make compare A=<id> B=<id>   per-scenario ratios B/A, significance, overlays"
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
+	@echo "make bench-model benchmark: host time of the bus-lock model (REPS_MODEL=6; SLB_QEMU_BASE= an earlier build)"
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
@@ -135,6 +136,7 @@ shell: all kernel qemu initramfs
 SCENARIOS ?=
 DURATION  ?= $(DURATION_DEFAULT)
 REPS      ?= $(REPS_DEFAULT)
+REPS_MODEL ?= 6
 INTERVAL  ?= $(INTERVAL_DEFAULT)
 # TARGET: guest (the emulator), native (this machine's running kernel, as
 # root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
@@ -216,6 +218,12 @@ bench-qemu: all kernel qemu initramfs
 	$(Q)scripts/build-qemu.sh --unpatched >/dev/null
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_QEMU_UNPATCHED=$$(scripts/build-qemu.sh --unpatched --path) \
 		SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/qemu-cost.sh $(REPS)
+
+# What the bus-lock model costs in host time: split-off's guest run with
+# the model and without (BUS_LOCK_NS 0), and under SLB_QEMU_BASE (an earlier
+# build) if set, interleaved (bench/model-cost.sh).
+bench-model: all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/model-cost.sh $(REPS_MODEL)
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 

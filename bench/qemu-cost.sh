@@ -40,11 +40,9 @@ slb-load --calibrate 20000 --json >calib4.json
 slb-load --calibrate 20000 -s 8 -o xadd --json >calib8.json
 JOB
 run() { # run NAME QEMU JOB [KERNEL-OPTION]: one guest; its CPU time in NAME.cpu
-	local TIMEFORMAT='%3U %3S'
-	{ time "$SLB_ROOT/bench/run-guest.sh" --clock wall --qemu "$2" -o "$tmp/$1" -j "$3" \
-		-a "${4:-split_lock_detect=off}" -t 600 >/dev/null; } 2>"$tmp/$1.time" ||
+	cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock wall --qemu "$2" -o "$tmp/$1" -j "$3" \
+		-a "${4:-split_lock_detect=off}" -t 600 >"$tmp/$1.cpu" ||
 		die "guest run $1 failed: $(cat "$tmp/$1/outcome.json" 2>/dev/null)"
-	awk '{ print $1 + $2 }' "$tmp/$1.time" >"$tmp/$1.cpu"
 }
 for r in $(seq 1 "$reps"); do
 	for q in patched-off patched-on unpatched stock; do

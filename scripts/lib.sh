@@ -217,3 +217,15 @@ prune_cache() {
 		while read -r e; do [ -z "$(find "$e" -maxdepth 0 -mmin -720)" ] && echo "$e"; done || true)
 	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
 }
+
+# cpu_seconds CMD...: run CMD (its output thrown away) and print the host
+# CPU seconds (user + system) it and its children took; returns CMD's
+# exit status. The measure of the emulator benchmarks (bench/qemu-cost.sh,
+# bench/model-cost.sh).
+cpu_seconds() {
+	local TIMEFORMAT='%3U %3S' t rc
+	t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+	rc=$?
+	awk '{ print $1 + $2 }' <<<"$t"
+	return "$rc"
+}

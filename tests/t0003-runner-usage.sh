@@ -27,3 +27,11 @@ t_ok "--bus-lock-ns -1" refuses "--bus-lock-ns '-1'" -o "$T_TMP/a" -n smoke --bu
 t_ok "--bus-lock-ns 5000000 (absurd)" refuses "--bus-lock-ns=5000000 is out of range (allowed: 0 to 1000000)" -o "$T_TMP/a" -n smoke --bus-lock-ns 5000000
 t_ok "--quantum-ns 10" refuses "--quantum-ns=10 is out of range" -o "$T_TMP/a" -n smoke --quantum-ns 10
 t_ok "--seed x" refuses "--seed 'x'" -o "$T_TMP/a" -n smoke --seed x
+# The emulator benchmarks refuse bad input before booting anything.
+MC=$T_ROOT/bench/model-cost.sh
+t_ok "model-cost: REPS=2 (an interval needs 4)" t_refuses "REPS 2 is out of range (allowed: 4 to 100" env SLB_QEMU=/bin/true "$MC" 2
+t_ok "model-cost: REPS=abc" t_refuses "REPS 'abc' is not a whole number" env SLB_QEMU=/bin/true "$MC" abc
+t_ok "model-cost: an emulator that is not there" t_refuses "SLB_QEMU '$T_TMP/none' is not an executable" \
+	env SLB_QEMU="$T_TMP/none" "$MC" 4
+t_ok "model-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
+	env SLB_QEMU=/bin/true SLB_QEMU_BASE="$T_TMP/none" "$MC" 4

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Benchmark (prints, asserts nothing): what the virtual mode's bus-lock
+# model costs in host time. The same guest work, split-off's study job
+# (a split-lock loop on the housekeeping vCPU, cyclictest on the isolated
+# one, 3 s of virtual time after 1 s of warm-up, seed 1: deterministic, so
+# every run does exactly the same guest work), interleaved rep by rep:
+#   model   SLB_QEMU with bus-lock-ns 1000 (the default model)
+#   free    SLB_QEMU with bus-lock-ns 0 (split locks cost nothing)
+#   base    SLB_QEMU_BASE with bus-lock-ns 1000, if set: a build of an
+#           earlier patch/qemu, to compare two versions of the model
+# The measure is the emulator's host CPU time for the whole run (user +
+# system, boot included); each ratio comes with its 95 % interval over the
+# reps (bench/host/slb-ratio, Hodges-Lehmann on logs).
+# Usage: model-cost.sh [REPS]   (default 6, 4 to 100; SLB_QEMU, SLB_INITRD
+# and optionally SLB_QEMU_BASE, from make bench-model)
+# Exit status: 0 done, 1 a guest run failed, 2 bad input.
+set -uo pipefail
+SLB_PROG=model-cost
+. "$(dirname "$0")/../scripts/lib.sh"
+reps=${1:-6}
+case $reps in '' | *[!0-9]*) usage_error "REPS '$reps' is not a whole number from 4 to 100" ;; esac
+[ "$reps" -ge 4 ] && [ "$reps" -le 100 ] || usage_error "REPS $reps is out of range (allowed: 4 to 100: an interval needs 4 runs a side)"
+qemu=${SLB_QEMU:?set SLB_QEMU (make bench-model)}
+base=${SLB_QEMU_BASE:-}
+command -v "$qemu" >/dev/null || usage_error "SLB_QEMU '$qemu' is not an executable (run 'make qemu')"
+[ -z "$base" ] || command -v "$base" >/dev/null || usage_error "SLB_QEMU_BASE '$base' is not an executable"
+RATIO=$SLB_ROOT/build/host/slb-ratio
+[ -x "$RATIO" ] || die "$RATIO missing: run 'make'"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=slb-load:split SLB_SYSCTLS=\n. /jobs/study.sh\n' >"$tmp/job.sh"
+
+variants=(model free)
+[ -z "$base" ] || variants+=(base)
+for r in $(seq 1 "$reps"); do
+	for v in "${variants[@]}"; do
+		case $v in
+		model) bin=$qemu ns=1000 ;;
+		free) bin=$qemu ns=0 ;;
+		*) bin=$base ns=1000 ;;
+		esac
+		say "rep $r/$reps: $v"
+		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual --bus-lock-ns "$ns" --qemu "$bin" \
+			-o "$tmp/$v$r" -j "$tmp/job.sh" -a split_lock_detect=off -t 900) ||
+			die "guest run $v $r failed: $(cat "$tmp/$v$r/outcome.json" 2>/dev/null)"
+		echo "$v $cpu" >>"$tmp/cpu"
+	done
+done
+echo "host CPU time of one split-off guest run (3 s of virtual time, boot included), $reps reps interleaved:"
+awk '{ n[$1]++; s[$1] += $2 } END { for (v in n) printf "  %-6s %7.2f s (mean)\n", v, s[v] / n[v] }' "$tmp/cpu" | sort
+echo "ratios (1.000 = the same host time):"
+printf '  %s\n' "$("$RATIO" model free "$tmp/cpu")"
+[ -z "$base" ] || printf '  %s\n' "$("$RATIO" model base "$tmp/cpu")"
