@@ -15,7 +15,11 @@ LDLIBS  += -lm -lpthread
 include rt-config/defaults.conf
 VCPUS       ?= $(VCPUS_DEFAULT)
 CLOCK       ?= $(CLOCK_DEFAULT)
-BUS_LOCK_NS ?= $(BUS_LOCK_NS_DEFAULT)
+# BUS_LOCK_NS: the all-stall model's cost (BUS_LOCK_MODEL=all); unset, the
+# default for a guest run and, for a study, the calibrated model's own.
+BUS_LOCK_NS ?=
+BUS_LOCK_MODEL ?= $(BUS_LOCK_MODEL_DEFAULT)
+CALIBRATION ?=
 QUANTUM_NS  ?= $(QUANTUM_NS_DEFAULT)
 JOBS        ?= $(JOBS_DEFAULT)
 BUILD   := build
@@ -69,7 +73,8 @@ help:
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
 	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
-	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS)"
+	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_MODEL=$(BUS_LOCK_MODEL) (calibrated|all) CALIBRATION=<calibration.json>"
+	@echo "           BUS_LOCK_NS=<ns, model all> QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
 deps:
@@ -120,8 +125,11 @@ $(KMOD): tests/kmod/slb_ksplit.c tests/kmod/Kbuild $(KERNEL_STAMP)
 initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
 	$(Q)scripts/build-initramfs.sh $(GUESTBIN) $(BUILD)/modules >$(BUILD)/initramfs.path
 
-CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(BUS_LOCK_NS)" --quantum-ns "$(QUANTUM_NS)"
+CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(or $(BUS_LOCK_NS),$(BUS_LOCK_NS_DEFAULT))" --quantum-ns "$(QUANTUM_NS)"
 RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
+# A study's: the bus-lock model (calibrated from CALIBRATION, or all).
+MODEL_ARGS = --clock "$(CLOCK)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
+	$(if $(BUS_LOCK_NS),--bus-lock-ns "$(BUS_LOCK_NS)") $(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 
 smoke: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
@@ -143,7 +151,7 @@ INTERVAL  ?= $(INTERVAL_DEFAULT)
 TARGET    ?= guest
 LOAD_RATE ?= 0
 STUDY_ARGS = --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
-	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(CLOCK_ARGS) --load-rate "$(LOAD_RATE)" \
+	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
 	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
@@ -189,7 +197,7 @@ VAL_NATIVE   ?=
 VAL_DURATION ?=
 VAL_REPS     ?=
 VAL_SIZES    ?=
-VAL_ARGS = --bus-lock-ns "$(BUS_LOCK_NS)" --quantum-ns "$(QUANTUM_NS)" $(if $(VAL_NATIVE),--native "$(VAL_NATIVE)") \
+VAL_ARGS = --bus-lock-model "$(BUS_LOCK_MODEL)" $(if $(BUS_LOCK_NS),--bus-lock-ns "$(BUS_LOCK_NS)") --quantum-ns "$(QUANTUM_NS)" $(if $(VAL_NATIVE),--native "$(VAL_NATIVE)") \
 	$(if $(VAL_DURATION),--duration "$(VAL_DURATION)") $(if $(VAL_REPS),--reps "$(VAL_REPS)") $(if $(VAL_SIZES),--sizes "$(VAL_SIZES)")
 validate-model:
 	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)

@@ -9,8 +9,10 @@
 # identity, CPU, kernel, command line, split-lock detection state and the
 # scenarios skipped there, with why (RUNDIR/skipped.txt).
 #   manifest.sh RUNDIR ID KEY=VALUE...   (numeric parameters: duration_s,
-#   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, quantum_ns,
-#   load_rate, measure_cpu; strings: clock, cpu, target, load_cpus)
+#   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, bus_hold_ns,
+#   bus_cache_kb, bus_cache_ways, quantum_ns,
+#   load_rate, measure_cpu; strings: clock, cpu, target, load_cpus,
+#   bus_lock_model, calibration)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 dir=$1 id=$2

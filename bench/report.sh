@@ -41,7 +41,7 @@ mf=$m
 		"- date: \(.date // "?"); host: \(.host.cpu // "?"), \(.host.cores // "?") cores",
 		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
-		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns, bus lock \(.params.bus_lock_ns) ns per split lock; rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
+		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all"): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
 		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: `rep<k>/cmdline`)"' "$mf"
 	echo
@@ -119,10 +119,20 @@ mf=$m
 		echo "The guest runs under QEMU TCG in virtual time: every instruction costs 1 ns,"
 		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
 		echo "may land up to a quantum early or late), and a split lock that does not trap"
-		echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
-		echo "every other vCPU that runs while it is held stops until it is free (a sleeping"
-		echo "one owes nothing), the worst case of hardware. Not modelled: caches,"
-		echo "memory bandwidth, real instruction timing, bus locks from LOCKs on"
+		if [ "$(jq -r '.params.bus_lock_model // "all"' "$mf")" = calibrated ]; then
+			jq -r '.params | "costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns, as the native",
+				"calibration \(.calibration) measured (bench/lib/calibration.jq, cal_model): another vCPU",
+				"waits for the rest of a lock only at a data access that misses its \(.bus_cache_kb) KiB",
+				"modelled cache (\(.bus_cache_ways) ways, LRU, by linear address: the caches a bus lock did not reach",
+				"there); arithmetic and hits go on (a sleeping vCPU owes nothing). The worst case,"' "$mf"
+			echo "BUS_LOCK_MODEL=all, stalls every vCPU that meets a lock. Not modelled: memory"
+		else
+			echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
+			echo "every other vCPU that runs while it is held stops until it is free (a sleeping"
+			echo "one owes nothing), the worst case of hardware (BUS_LOCK_MODEL=all). Not modelled: caches,"
+			echo "memory"
+		fi
+		echo "bandwidth, real instruction timing, bus locks from LOCKs on"
 		echo "uncacheable memory. What carries over to hardware: the ratios between"
 		echo "scenarios measured side by side, how they grow with the bus-lock cost"
 		echo "(make bench-sweep), and who dies (detection kills the offender at its first"

@@ -10,8 +10,10 @@
 #            lock). Figures carry host noise (millisecond floor).
 #   virtual  single-threaded TCG with icount (1 instruction = 1 ns) and
 #            lock-step quanta (--quantum-ns), so that vCPUs run as if in
-#            parallel; a split lock holds the bus --bus-lock-ns: its
-#            issuer waits, and so does every vCPU that runs into it.
+#            parallel; a split lock costs its issuer --bus-lock-ns and
+#            holds the bus that long (--bus-hold-ns if less): every vCPU
+#            that runs into it waits, or with --bus-cache-kb only a data
+#            access that misses that modelled cache (patch/qemu 0008-0009).
 #            Deterministic: the same inputs and --seed give the same run.
 #
 # Outcomes (outcome.json "outcome", and the one line printed on stdout):
@@ -42,8 +44,14 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
   -m, --memory MB       guest memory (default ${MEM_DEFAULT})
   -c, --cpu MODEL       QEMU -cpu value (default \$SLB_CPU or ${CPU_DEFAULT})
       --clock MODE      wall or virtual (default \$SLB_CLOCK or ${CLOCK_DEFAULT})
-      --bus-lock-ns N   virtual: ns a split lock holds the bus, 0 to 1000000
-                        (default ${BUS_LOCK_NS_DEFAULT})
+      --bus-lock-ns N   virtual: ns a split lock costs its issuer (and holds
+                        the bus), 0 to 1000000 (default ${BUS_LOCK_NS_DEFAULT})
+      --bus-hold-ns N   virtual: ns it holds the bus if less, 0 (= the cost)
+                        to --bus-lock-ns (default 0)
+      --bus-cache-kb N  virtual: a vCPU waits for another's split lock only
+                        at its data accesses that miss a cache of N KiB, 0
+                        (waits wherever it meets one) to 65536 (default 0)
+      --bus-cache-ways N  that cache's ways, 1 to 32 (default 8)
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 ns, or 0
                         for plain icount (vCPUs one after another; tests)
                         (default ${QUANTUM_NS_DEFAULT})
@@ -70,10 +78,11 @@ outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFA
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=()
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
+bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
-	-l clock:,bus-lock-ns:,quantum-ns:,seed:,qemu-arg: \
+	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg: \
 	-- "$@") || exit 2
 eval set -- "$opts"
 while true; do
@@ -94,6 +103,9 @@ while true; do
 	--qemu-arg) extra+=("$2"); shift 2 ;;
 	--clock) clock=$2; shift 2 ;;
 	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
+	--bus-hold-ns) bus_hold_ns=$2; shift 2 ;;
+	--bus-cache-kb) bus_cache_kb=$2; shift 2 ;;
+	--bus-cache-ways) bus_cache_ways=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	-i | --interactive) interactive=1; shift ;;
@@ -120,6 +132,9 @@ check_number --memory "$mem" 128 16384
 check_number --timeout "$timeout" 0 86400
 check_choice --clock "$clock" wall virtual
 check_number --bus-lock-ns "$bus_lock_ns" 0 1000000
+check_number --bus-hold-ns "$bus_hold_ns" 0 "$bus_lock_ns"
+check_number --bus-cache-kb "$bus_cache_kb" 0 65536
+check_number --bus-cache-ways "$bus_cache_ways" 1 32
 [ "$quantum_ns" = 0 ] || check_number --quantum-ns "$quantum_ns" 1000 10000000
 check_number --seed "$seed" 0 4294967295
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
@@ -146,6 +161,13 @@ cleanup() {
 }
 trap 'cleanup; say "interrupted; QEMU killed"; exit 130' INT TERM HUP
 
+# bus_cpu_props: the -cpu properties of the bus-lock model beyond its cost
+# (patch/qemu 0008-0009); none for the all-stall model.
+bus_cpu_props() {
+	[ "$bus_hold_ns" = 0 ] || printf ',bus-hold-ns=%s' "$bus_hold_ns"
+	[ "$bus_cache_kb" = 0 ] || printf ',bus-cache-kb=%s,bus-cache-ways=%s' "$bus_cache_kb" "$bus_cache_ways"
+}
+
 # Firmware from Debian's seabios/qemu-system-data packages: our QEMU build
 # ships no blobs of its own (the dfsg source has none).
 args=(-L /usr/share/seabios -L /usr/share/qemu -machine pc)
@@ -155,7 +177,7 @@ else
 	# 1 instruction = 1 ns, no sleeping: guest time is instruction time; a
 	# fixed RTC base and RNG seed leave nothing to the host.
 	args+=(-accel "tcg,thread=single,lockstep=$quantum_ns" -icount shift=0,sleep=off,align=off
-		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$seed" -cpu "$cpu,bus-lock-ns=$bus_lock_ns")
+		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$seed" -cpu "$cpu,bus-lock-ns=$bus_lock_ns$(bus_cpu_props)")
 fi
 args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")

@@ -26,7 +26,8 @@ SLB_PROG=study
 SCENARIO_FILE=${SLB_SCENARIO_FILE:-$SLB_ROOT/rt-config/scenarios.conf}
 scenarios= duration=$DURATION_DEFAULT reps=$REPS_DEFAULT vcpus=$VCPUS_DEFAULT interval=$INTERVAL_DEFAULT
 warmup=$WARMUP_DEFAULT jobs=$JOBS_DEFAULT clock=${SLB_CLOCK:-$CLOCK_DEFAULT}
-bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT
+bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
+bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 results=$SLB_ROOT/results id= json=0 validate=0
 target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
 
@@ -48,8 +49,16 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
   -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
   -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
   -c, --clock MODE      virtual or wall (default \$SLB_CLOCK or $CLOCK_DEFAULT)
-      --bus-lock-ns N   virtual: ns one split lock holds the bus, 0 to 1000000
-                        (default $BUS_LOCK_NS_DEFAULT)
+      --bus-lock-model M  virtual: calibrated (a split lock costs its issuer,
+                        holds the bus and delays others' cache misses as
+                        CALIBRATION says) or all (every vCPU that meets it
+                        waits --bus-lock-ns: the worst case); default
+                        \$SLB_BUS_LOCK_MODEL or $BUS_LOCK_MODEL_DEFAULT
+      --calibration FILE  a native calibration.json (make calibrate) for
+                        the calibrated model (default \$SLB_CALIBRATION or
+                        $CALIBRATION_DEFAULT)
+      --bus-lock-ns N   virtual, model all: ns one split lock holds the bus,
+                        0 to 1000000 (default $BUS_LOCK_NS_DEFAULT)
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 (default $QUANTUM_NS_DEFAULT)
   -j, --jobs N          guests run at once, 1 to 16 (default $JOBS_DEFAULT); in the
                         virtual mode results do not depend on it; native: 1
@@ -62,7 +71,8 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
       --json            print the run directory as JSON at the end
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
-Environment: SLB_QEMU, SLB_INITRD (set by make bench); SLB_SCENARIO_FILE
+Environment: SLB_QEMU, SLB_INITRD (set by make bench); SLB_BUS_LOCK_MODEL,
+SLB_CALIBRATION (as the options); SLB_SCENARIO_FILE
 to use another scenario file than rt-config/scenarios.conf; SLB_SSH_OPTS
 (more ssh options, e.g. -F FILE) for ssh targets.
 USAGE
@@ -72,7 +82,7 @@ all_scenarios() { scenario_names "$SCENARIO_FILE"; }
 field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 opts=$(getopt -n study -o T:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
-	-l clock:,bus-lock-ns:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: -- "$@") || exit 2
+	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -87,7 +97,9 @@ while true; do
 	-i | --interval) interval=$2; shift 2 ;;
 	-w | --warmup) warmup=$2; shift 2 ;;
 	-c | --clock) clock=$2; shift 2 ;;
-	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
+	--bus-lock-ns) bus_lock_ns=$2 bus_lock_ns_given=1; shift 2 ;;
+	--bus-lock-model) bus_model=$2; shift 2 ;;
+	--calibration) calibration=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	-j | --jobs) jobs=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
@@ -112,6 +124,10 @@ check_number INTERVAL "$interval" 100 100000
 check_number WARMUP "$warmup" 0 60
 check_choice CLOCK "$clock" virtual wall
 check_number BUS_LOCK_NS "$bus_lock_ns" 0 1000000
+check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
+[ "$bus_model" = all ] || [ "$bus_lock_ns_given" = 0 ] ||
+	usage_error "BUS_LOCK_NS=$bus_lock_ns is for BUS_LOCK_MODEL=all (calibrated takes its figures from CALIBRATION)"
+[ "$clock" = wall ] || bus_model_load "$bus_model" "$calibration"
 check_number QUANTUM_NS "$quantum_ns" 1000 10000000
 check_number JOBS "$jobs" 1 16
 check_number LOAD_RATE "$load_rate" 0 100000000

@@ -64,7 +64,7 @@ for c in $list; do check_number "bus-lock cost" "$c" 1 1000000; done
 check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id" sweep
-study=("$SLB_ROOT/bench/study.sh" --clock virtual --duration "$duration"
+study=("$SLB_ROOT/bench/study.sh" --clock virtual --bus-lock-model all --duration "$duration"
 	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2

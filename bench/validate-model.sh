@@ -45,7 +45,8 @@ SLB_PROG=validate-model
 # time it shows with both vCPUs busy, so short runs (virtual seconds) and
 # the 4 reps a ratio's 95 % interval needs: about two minutes in all.
 duration=0.03 reps=4 sizes=auto memory=512 issuer_ms=5
-bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT
+bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
+bus_model=$BUS_LOCK_MODEL_DEFAULT
 native= model= results=$SLB_ROOT/results id= validate=0
 
 usage() {
@@ -59,8 +60,12 @@ calibration, per level; results in RESULTS/<id>/.
                         committed results/example-calibrate-*)
   -m, --model FILE      a model calibration.json from an earlier guest run
                         (e.g. a validation's model.calibration.json): no guest
-                        is booted; give the --bus-lock-ns it ran with
-      --bus-lock-ns N   the model's ns per bus lock, 0 to 1000000 (default $bus_lock_ns)
+                        is booted; give the model options it ran with
+      --bus-lock-model M  calibrated (made from the native calibration:
+                        bench/lib/calibration.jq cal_model) or all (every
+                        vCPU waits --bus-lock-ns per split lock: the worst
+                        case); default $bus_model
+      --bus-lock-ns N   model all: ns per bus lock, 0 to 1000000 (default $bus_lock_ns)
       --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
   -s, --sizes LIST      guest working sets, one per native cache level from L1
                         to DRAM (e.g. 16K,1M,16M,64M), or auto: the native
@@ -77,13 +82,14 @@ USAGE
 }
 
 opts=$(getopt -n validate-model -o n:m:s:d:r:o:h \
-	-l native:,model:,bus-lock-ns:,quantum-ns:,sizes:,duration:,reps:,memory:,results:,id:,validate,help -- "$@") || exit 2
+	-l native:,model:,bus-lock-model:,bus-lock-ns:,quantum-ns:,sizes:,duration:,reps:,memory:,results:,id:,validate,help -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
 	-n | --native) native=$2; shift 2 ;;
 	-m | --model) model=$2; shift 2 ;;
-	--bus-lock-ns) bus_lock_ns=$2; shift 2 ;;
+	--bus-lock-ns) bus_lock_ns=$2 bus_lock_ns_given=1; shift 2 ;;
+	--bus-lock-model) bus_model=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	-s | --sizes) sizes=$2; shift 2 ;;
 	-d | --duration) duration=$2; shift 2 ;;
@@ -98,6 +104,9 @@ while true; do
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
 check_number --bus-lock-ns "$bus_lock_ns" 0 1000000
+check_choice --bus-lock-model "$bus_model" calibrated all
+[ "$bus_model" = all ] || [ "$bus_lock_ns_given" = 0 ] ||
+	usage_error "--bus-lock-ns $bus_lock_ns is for --bus-lock-model all (calibrated takes its figures from the native calibration)"
 check_number --quantum-ns "$quantum_ns" 1000 10000000
 check_number --reps "$reps" 4 100
 check_number --memory "$memory" 256 16384
@@ -122,7 +131,17 @@ if [ -z "$native" ]; then
 	[ -n "$native" ] || usage_error "no native calibration: run 'make calibrate' or give --native FILE"
 fi
 check_calibration --native "$native"
+bus_model_load "$bus_model" "$native"
 [ -z "$model" ] || check_calibration --model "$model"
+
+# model_words: the model in a few words, for the plan and the tables.
+model_words() {
+	if [ "$bus_model" = calibrated ]; then
+		echo "calibrated model: a split lock costs ${bus_lock_ns} ns, holds the bus ${bus_hold_ns} ns, delays misses of a ${bus_cache_kb} KiB cache"
+	else
+		echo "all-stall model: bus-lock-ns $bus_lock_ns"
+	fi
+}
 
 # The native levels, in order: name, task and the working set that stands
 # for it (bytes; - for the arithmetic loop).
@@ -189,11 +208,11 @@ size_list=$(IFS=,; echo "${model_bytes[*]}")
 plan_s=$(awk -v n=${#model_bytes[@]} -v r="$reps" -v d="$duration" -v i="$issuer_ms" \
 	'BEGIN { printf "%.2f", (n + 1) * 3 * r * d + 2 * r * i / 1000 }')
 if [ -z "$model" ]; then
-	plan="guest: 2 vCPUs, ${memory} MB, bus-lock-ns $bus_lock_ns, quantum $quantum_ns ns; slb-calibrate: arith +"
+	plan="guest: 2 vCPUs, ${memory} MB, $(model_words), quantum $quantum_ns ns; slb-calibrate: arith +"
 	plan+=" ${#model_bytes[@]} working sets ($size_list bytes) x 3 loads x $reps reps x $duration s, issuer $load_form"
 	plan+=" x $reps reps x $issuer_ms ms: $plan_s s of virtual time (some minutes of emulation)"
 else
-	plan="model: $model (bus-lock-ns $bus_lock_ns), no guest booted"
+	plan="model: $model ($(model_words)), no guest booted"
 fi
 plan+="; native: $native; levels ${chase_levels[*]}"
 [ "$validate" = 0 ] || { say "plan: $plan"; exit 0; }
@@ -228,7 +247,7 @@ if [ -z "$model" ]; then
 	# vCPUs busy), plus the boot.
 	limit=$(awk -v p="$plan_s" 'BEGIN { printf "%d", 300 + 120 * p }')
 	"$SLB_ROOT/bench/run-guest.sh" -o "$tmp/guest" -j "$tmp/guest.job" --smp 2 --memory "$memory" \
-		--clock virtual --bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns" -t "$limit" \
+		--clock virtual $(bus_model_args) --quantum-ns "$quantum_ns" -t "$limit" \
 		>"$tmp/guest.outcome" 2>"$tmp/guest.stderr" &
 	guest_pid=$!
 	say "booting the guest (run-guest.sh, watchdog $limit s)"
@@ -270,7 +289,8 @@ jq -n -L "$SLB_ROOT/bench/lib" 'include "calibration";
 		intervals_overlap: ($m.ci95[0] <= $n.ci95[1] and $n.ci95[0] <= $m.ci95[1])};
 	$native[0] as $n | $model[0] as $m | ($outcome[0] // {}) as $o |
 	{tool: "validate-model", schema: 1, run_id: $id, date: $date,
-	 model: {source: $model_src, bus_lock_ns: $bus, quantum_ns: $quantum, clock: "virtual",
+	 model: {source: $model_src, bus_lock_model: $bus_model, bus_lock_ns: $bus, bus_hold_ns: $hold,
+	   bus_cache_kb: $cache_kb, bus_cache_ways: $cache_ways, quantum_ns: $quantum, clock: "virtual",
 	   cpu_model: $m.machine.cpu_model, vcpus: ($o.smp // null), memory_mb: ($o.memory_mb // null),
 	   guest_elapsed_s: ($o.elapsed_s // null), caches: $m.machine.caches, params: ($m.params | del(.load_order))},
 	 native: {source: $native_src, cpu_model: $n.machine.cpu_model, hypervisor: $n.machine.hypervisor,
@@ -293,6 +313,7 @@ jq -n -L "$SLB_ROOT/bench/lib" 'include "calibration";
 	--slurpfile native "$tmp/native.calibration.json" --slurpfile model "$tmp/model.calibration.json" \
 	--slurpfile outcome "$outcome" --arg id "$id" --arg date "$date" --arg native_src "${native#"$SLB_ROOT"/}" \
 	--arg model_src "${model_src#"$SLB_ROOT"/}" --argjson bus "$bus_lock_ns" --argjson quantum "$quantum_ns" \
+	--arg bus_model "$bus_model" --argjson hold "$bus_hold_ns" --argjson cache_kb "$bus_cache_kb" --argjson cache_ways "$bus_cache_ways" \
 	--argjson sizes "[$size_list]" >"$tmp/validation.json" 2>"$tmp/jq.err" ||
 	die "could not compare the calibrations: $(cat "$tmp/jq.err")"
 rm -f "$tmp/jq.err"
@@ -328,7 +349,7 @@ table() {
 	}'
 }
 {
-	jq -r '"Validation \(.run_id): the bus-lock model (QEMU TCG, virtual clock, bus-lock-ns \(.model.bus_lock_ns), quantum \(.model.quantum_ns) ns) against a native calibration",
+	jq -r '"Validation \(.run_id): the bus-lock model \(.model.bus_lock_model // "all") (QEMU TCG, virtual clock, bus-lock-ns \(.model.bus_lock_ns), hold \(.model.bus_hold_ns // 0) ns, cache \(.model.bus_cache_kb // 0) KiB, quantum \(.model.quantum_ns) ns) against a native calibration",
 		"model:  \(.model.source): \(.model.cpu_model) guest, victim vCPU \(.model.params.victim_cpu), load vCPU \(.model.params.load_cpu); \(.model.params.reps) reps x \(.model.params.duration_s) s (virtual)",
 		"native: \(.native.source): \(.native.cpu_model)\(if .native.hypervisor then " (a VM)" else "" end), victim CPU \(.native.params.victim_cpu), load CPU \(.native.params.load_cpu); \(.native.params.reps) reps x \(.native.params.duration_s) s",
 		"load: LOCK \(.load_form) on the load CPU, \(if .load_rate == 0 then "flat out" else "\(.load_rate) ops/s" end)",

@@ -110,6 +110,30 @@ cal_jq() {
 	jq -L "$SLB_ROOT/bench/lib" "${@:3}" "include \"calibration\"; $2" "$1"
 }
 
+# bus_model_load MODEL FILE: the bus-lock model of a virtual-clock guest
+# run into bus_lock_ns, bus_hold_ns, bus_cache_kb and bus_cache_ways.
+# MODEL all: every vCPU that meets a split lock waits for all of it
+# (bus_lock_ns as set; no hold of its own, no cache); calibrated: the
+# figures come from FILE, a native calibration.json (cal_model in
+# bench/lib/calibration.jq). A FILE that is missing, unreadable or gives
+# no model (fields missing, values out of range): usage_error naming it.
+bus_model_load() {
+	local m
+	bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8
+	check_choice BUS_LOCK_MODEL "$1" all calibrated
+	[ "$1" = calibrated ] || return 0
+	[ -f "$2" ] && [ -r "$2" ] ||
+		usage_error "CALIBRATION '$2' is not a readable file (make calibrate writes results/calibrate-<id>/calibration.json)"
+	m=$(cal_jq "$2" 'cal_model | "\(.cost_ns) \(.hold_ns) \(.cache_kb) \(.cache_ways)"' -r 2>&1) ||
+		usage_error "CALIBRATION '$2' gives no bus-lock model: $(echo "$m" | sed -n '$s/^jq: error ([^)]*): //p; $s/^jq: error: //p' | grep . || echo "not JSON")"
+	read -r bus_lock_ns bus_hold_ns bus_cache_kb bus_cache_ways <<<"$m"
+}
+
+# bus_model_args: bench/run-guest.sh's options for the model loaded.
+bus_model_args() {
+	echo --bus-lock-ns "$bus_lock_ns" --bus-hold-ns "$bus_hold_ns" --bus-cache-kb "$bus_cache_kb" --bus-cache-ways "$bus_cache_ways"
+}
+
 # hash_inputs ARG...: a short key over files (name and content) and strings.
 hash_inputs() {
 	local a
@@ -200,6 +224,7 @@ wait_timeout() {
 # tree that ships it.
 run_inputs() {
 	(cd "$SLB_ROOT" && find patch rt-config bench/guest bench/lib scripts/build-kernel.sh \
+		results/example-calibrate-*/calibration.json \
 		scripts/build-qemu.sh scripts/build-initramfs.sh scripts/check-kconfig.sh \
 		bench/run-guest.sh bench/study.sh -type f ! -name '*.md' | LC_ALL=C sort)
 }

@@ -52,3 +52,32 @@ SLB_QEMU=$T_TMP/no-qemu SLB_INITRD=$T_TMP/initrd "$ST" --results "$T_TMP/res" --
 t_ok "an emulator that is not there: exit 2 naming it, no run directory" \
 	sh -c "[ $? = 2 ] && grep -q \"SLB_QEMU '$T_TMP/no-qemu' is not an executable\" '$T_TMP/noqemu.out' &&
 		[ ! -e '$T_TMP/res/noqemu' ] && [ ! -e '$T_TMP/res/.incomplete-noqemu' ]"
+# The bus-lock model and its calibration (issue 21): a file that cannot
+# give the calibrated model is refused naming it, before anything starts.
+CAL=$(ls "$T_ROOT"/results/example-calibrate-*/calibration.json | tail -n 1)
+t_ok "BUS_LOCK_MODEL=foo" refuses "BUS_LOCK_MODEL 'foo' is not allowed (allowed: calibrated all)" --bus-lock-model foo
+t_ok "BUS_LOCK_NS with the calibrated model" refuses "BUS_LOCK_NS=500 is for BUS_LOCK_MODEL=all" --bus-lock-ns 500
+t_ok "BUS_LOCK_NS with BUS_LOCK_MODEL=all validates" "$ST" --validate --results "$T_TMP/res" --bus-lock-model all --bus-lock-ns 500
+t_ok "the committed calibration gives the calibrated model" "$ST" --validate --results "$T_TMP/res" --calibration "$CAL"
+t_ok "CALIBRATION missing" refuses "CALIBRATION '$T_TMP/none.json' is not a readable file" --calibration "$T_TMP/none.json"
+t_ok "CALIBRATION a directory" refuses "CALIBRATION '$T_TMP' is not a readable file" --calibration "$T_TMP"
+printf 'not json' >"$T_TMP/nj.json"
+t_ok "CALIBRATION not JSON" refuses "CALIBRATION '$T_TMP/nj.json' gives no bus-lock model: not JSON" --calibration "$T_TMP/nj.json"
+jq 'del(.issuer)' "$CAL" >"$T_TMP/noissuer.json"
+t_ok "CALIBRATION without the issuer" refuses "CALIBRATION '$T_TMP/noissuer.json' gives no bus-lock model: no issuer forms" --calibration "$T_TMP/noissuer.json"
+jq '(.issuer[] | select(.form == "add32") | .split.ns_per_op) = 5e6' "$CAL" >"$T_TMP/big.json"
+t_ok "CALIBRATION with a split lock of 5 ms (out of range)" \
+	refuses "CALIBRATION '$T_TMP/big.json' gives no bus-lock model: the issuer's split-lock cost, 5000000 ns, is out of range (1 to 1000000 ns)" \
+	--calibration "$T_TMP/big.json"
+jq '.machine.caches |= map(select(.level != 1))' "$CAL" >"$T_TMP/nol1.json"
+t_ok "CALIBRATION without the size of the shielding cache" \
+	refuses "CALIBRATION '$T_TMP/nol1.json' gives no bus-lock model: no size for cache level L1" --calibration "$T_TMP/nol1.json"
+t_ok "a wall-clock study takes no calibration" "$ST" --validate --results "$T_TMP/res" --clock wall --calibration "$T_TMP/none.json"
+# cal_model's figures for the committed calibration of this machine (57 us
+# split locks, L2 and beyond slowed x1.14, L1 not): the README's.
+calmodel() {
+	local got
+	got=$(jq -L "$T_ROOT/bench/lib" -c 'include "calibration"; cal_model | [.cost_ns, .hold_ns, .cache_kb, .cache_ways, .shield]' "$CAL")
+	[ "$got" = '[57283,7034,48,12,"L1"]' ] || { echo "cal_model gives $got"; return 1; }
+}
+t_ok "cal_model: cost 57283 ns, hold 7034 ns, a 48 KiB 12-way shield (L1)" calmodel

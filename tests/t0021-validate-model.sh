@@ -79,7 +79,7 @@ t_ok "--validate: a larger guest keeps more of the native sizes" sh -c "
 	'$script' --validate --native '$native' --memory 2048 2>&1 | grep -q '16384,1048576,67108864,268435456 bytes'"
 
 # The table builder on the two hand-made files.
-"$script" --native "$native" --model "$model" -o "$res" --id v1 >"$T_TMP/v1.out" 2>"$T_TMP/v1.err"
+"$script" --bus-lock-model all --native "$native" --model "$model" -o "$res" --id v1 >"$T_TMP/v1.out" 2>"$T_TMP/v1.err"
 rc=$?
 t_ok "--model: completes without a guest (exit 0)" sh -c "[ $rc = 0 ] || { cat '$T_TMP/v1.err'; exit 1; }"
 run=$res/v1 j=$res/v1/validation.json
@@ -113,18 +113,18 @@ t_ok "validation.md: a Markdown table, a row per level and the issuer" sh -c "
 t_ok "the table is printed at the end" grep -q '^Victim slowdown under a split load' "$T_TMP/v1.out"
 t_ok "the plot is a PNG" t_is_png "$run/slowdown.png" 5000
 t_ok "... and an SVG" t_is_svg "$run/slowdown.svg"
-t_ok "an existing run id is refused, named" t_refuses "'v1' exists" "$script" --native "$native" --model "$model" -o "$res" --id v1
+t_ok "an existing run id is refused, named" t_refuses "'v1' exists" "$script" --bus-lock-model all --native "$native" --model "$model" -o "$res" --id v1
 t_ok "--sizes picks the model's points by size (a missing one is named)" t_refuses "no working set of 2097152 bytes" \
-	"$script" --native "$native" --model "$model" -o "$res" --id v2 --sizes 16K,2M,16M,64M
+	"$script" --bus-lock-model all --native "$native" --model "$model" -o "$res" --id v2 --sizes 16K,2M,16M,64M
 t_ok "... and the model's own sizes are used when one per level" t_expect_code 0 \
-	"$script" --native "$native" --model "$model" -o "$res" --id v3 --sizes 16K,1M,16M,64M
+	"$script" --bus-lock-model all --native "$native" --model "$model" -o "$res" --id v3 --sizes 16K,1M,16M,64M
 
 # One short real run in the guest: the model's issuer pays about
 # bus-lock-ns per split lock (1 working set per level as the native file's
 # levels, tiny durations).
 t_require_guest "a real model run"
 bus=2000
-"$script" --native "$native" --bus-lock-ns "$bus" --duration 0.002 --reps 4 -o "$res" --id g1 \
+"$script" --bus-lock-model all --native "$native" --bus-lock-ns "$bus" --duration 0.002 --reps 4 -o "$res" --id g1 \
 	>"$T_TMP/g1.out" 2>"$T_TMP/g1.err"
 rc=$?
 t_ok "a real run completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/g1.err'; exit 1; }"
@@ -137,3 +137,4 @@ t_ok "the guest ran on 2 vCPUs, victim on the isolated one, with the sizes asked
 	.model.vcpus == 2 and .model.bus_lock_ns == 2000 and .model.params.victim_cpu == 1 and .model.params.load_cpu == 0 and
 	.model.params.sizes == [16384, 1048576, 16777216, 67108864]' "$g"
 t_ok "the model shows a slowdown under the split load at every level" jq -e 'all(.levels[]; .model.value > 1)' "$g"
+t_ok "--bus-lock-ns with the calibrated model is refused, named" t_refuses "--bus-lock-ns 2000 is for --bus-lock-model all" "$script" --validate --native "$native" --bus-lock-ns 2000

@@ -53,3 +53,44 @@ def cal_plot_vars($id):
 	"cachenames=\"\([.machine.caches[].level] | map("L\(.)") | join(" "))\"; " +
 	"arith=\"\([$a.none, $a.aligned, $a.split] | map(.ns_per_step | tostring) | join(" "))\"; " +
 	"arith_ratio=\"\($a.split_over_aligned.ratio)\"";
+
+# cal_model: the calibrated bus-lock model (BUS_LOCK_MODEL=calibrated,
+# patch/qemu 0008-0009) from a native calibration, or an error saying why
+# it cannot be made:
+#   cost_ns     what a split LOCK of the load's form costs its issuer
+#               (issuer ns per op, split);
+#   slowed      the working-set levels a split load slows (split/aligned
+#               at least x1.05 with the 95 % interval above 1);
+#   shield      the cache level just inside the first slowed one: a
+#               victim's accesses that hit it are not delayed; cache_kb
+#               and cache_ways model it (ways: the fewest, 8 to 32, that
+#               give a power of two of sets); none (cache_kb 0) when L1
+#               is slowed: every vCPU then waits wherever it meets a lock;
+#   hold_ns     how long a lock holds the bus: a victim that misses on
+#               every access loses hold_ns per cost_ns, so it runs at
+#               (cost - hold) / cost of its speed: hold = cost (1 - 1/s)
+#               for the largest slowdown s of the slowed levels (of all
+#               levels when none is slowed), at least 1 ns.
+def cal_model:
+	def pow2: . > 0 and (. as $n | [range(0; 64)] | any(pow(2; .) == $n));
+	cal_check
+	| .params.load_form as $form
+	| ((cal_issuer($form) | .split.ns_per_op) // error("no issuer cost for the load form \($form)")) as $c
+	| ($c | round) as $cost
+	| if $cost < 1 or $cost > 1000000 then error("the issuer's split-lock cost, \($cost) ns, is out of range (1 to 1000000 ns)") else . end
+	| [.levels[] | select(.task == "chase" and (.level | test("^L[0-9]+$|^DRAM$")))] as $lv
+	| if ($lv | length) == 0 then error("no cache or DRAM levels") else . end
+	| [$lv[] | select(.split_over_aligned.ratio >= 1.05 and ((.split_over_aligned.ci95 // [.split_over_aligned.ratio])[0] > 1))] as $slowed
+	| (if ($slowed | length) > 0 then $slowed else $lv end | map(.split_over_aligned.ratio) | max) as $s
+	| (if ($slowed | length) > 0 then ($slowed[0].level) else "DRAM" end) as $first
+	| (if $first == "DRAM" then ([.machine.caches[] | select(.type != "Instruction") | .level] | max)
+	   else ($first | ltrimstr("L") | tonumber) - 1 end) as $k
+	| (if $k == null or $k < 1 then 0
+	   else (first(.machine.caches[] | select(.level == $k and .type != "Instruction") | .bytes) // error("no size for cache level L\($k)")) / 1024 | floor end) as $kb
+	| if $kb > 65536 then error("cache level L\($k), \($kb) KiB, is larger than the model takes (65536 KiB)") else . end
+	| (if $kb == 0 then 0 else
+	   ($kb * 16) as $lines | (first(range(8; 33) | select($lines % . == 0 and (($lines / .) | pow2))) // error("no way count (8 to 32) gives L\($k)'s \($kb) KiB a power of two of sets")) end) as $ways
+	| {model: "calibrated", load_form: $form, cost_ns: $cost,
+	   hold_ns: ([([1, ($cost * (1 - 1 / $s) | round)] | max), $cost] | min),
+	   cache_kb: $kb, cache_ways: $ways, shield: (if $kb == 0 then "none" else "L\($k)" end),
+	   slowed: [$slowed[].level], slowdown: $s};

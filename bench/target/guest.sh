@@ -58,7 +58,9 @@ target_job_env() { :; }
 target_manifest_args() {
 	echo vcpus="$vcpus" clock="$clock" cpu="$cpu"
 	printf '%s\n' "${variant_dirs[@]}" | sort -u
-	[ "$clock" = wall ] || echo bus_lock_ns="$bus_lock_ns" quantum_ns="$quantum_ns"
+	[ "$clock" = wall ] || echo bus_lock_model="$bus_model" bus_lock_ns="$bus_lock_ns" bus_hold_ns="$bus_hold_ns" \
+		bus_cache_kb="$bus_cache_kb" bus_cache_ways="$bus_cache_ways" quantum_ns="$quantum_ns"
+	[ "$clock" = wall ] || [ "$bus_model" = all ] || echo calibration="${calibration#"$SLB_ROOT"/}"
 }
 
 # Wall-clock bound of one guest run: the virtual mode runs slower than
@@ -70,7 +72,8 @@ target_limit() {
 # The seed of rep k is k.
 target_start() {
 	local s=$1 rep=$2 dir=$3 job=$4 limit=$5 clock_args=(--clock "$clock")
-	[ "$clock" = wall ] || clock_args+=(--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns")
+	# shellcheck disable=SC2207
+	[ "$clock" = wall ] || clock_args+=($(bus_model_args) --quantum-ns "$quantum_ns")
 	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
 		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
 		--seed "$rep" -a "$(field "$s" 2)" -t "$limit"
