@@ -207,12 +207,10 @@ limit=$(target_limit)
 start_run() {
 	local s=$1 rep=$2 dir=$tmp/$1/rep$2
 	mkdir -p "$tmp/$s"
-	{
-		echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval SLB_LOAD_RATE=$load_rate"
-		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
-		target_job_env "$s" "$rep"
-		echo '. "${SLB_JOBS:-/jobs}/study.sh"'
-	} >"$dir.job"
+	local env=()
+	mapfile -t env < <(target_job_env "$s" "$rep")
+	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
+		"${env[@]}" >"$dir.job"
 	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr" &
 	running[$!]="$s $rep"
 }

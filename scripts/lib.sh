@@ -103,6 +103,18 @@ end_run_dir() {
 	mv "$1" "$2" || die "could not rename $1 to $2"
 }
 
+# write_study_job DURATION WARMUP INTERVAL LOAD_RATE LOAD SYSCTLS [LINE...]:
+# print a study job file: the prelude that sets the variables of
+# bench/guest/jobs/study.sh (seconds, seconds, us, ops/s, scenarios.conf's
+# load and sysctls), each LINE (more variables: a target's), then the line
+# that sources the job (in the guest /jobs; natively rep.sh sets SLB_JOBS).
+write_study_job() {
+	printf 'SLB_DURATION=%s SLB_WARMUP=%s SLB_INTERVAL=%s SLB_LOAD_RATE=%s\n' "$1" "$2" "$3" "$4"
+	printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$5" "$6"
+	[ $# -le 6 ] || printf '%s\n' "${@:7}"
+	echo '. "${SLB_JOBS:-/jobs}/study.sh"'
+}
+
 # cal_jq FILE FILTER [JQ-OPTION...]: jq FILTER over FILE, an
 # slb-calibrate calibration.json, with the functions of its one reader,
 # bench/lib/calibration.jq (cal_check, cal_point, ...).

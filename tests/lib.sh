@@ -198,7 +198,7 @@ t_job() {
 # t_study_job LOAD NAME: a 3 s study job (bench/guest/jobs/study.sh) with
 # LOAD (scenarios.conf syntax) in $T_TMP/NAME.job; prints its path.
 t_study_job() {
-	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=%s SLB_SYSCTLS=\n. /jobs/study.sh\n' "$1" >"$T_TMP/$2.job"
+	(. "$T_ROOT/scripts/lib.sh" && write_study_job 3 1 1000 0 "$1" "") >"$T_TMP/$2.job"
 	echo "$T_TMP/$2.job"
 }
 

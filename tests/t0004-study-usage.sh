@@ -52,3 +52,16 @@ SLB_QEMU=$T_TMP/no-qemu SLB_INITRD=$T_TMP/initrd "$ST" --results "$T_TMP/res" --
 t_ok "an emulator that is not there: exit 2 naming it, no run directory" \
 	sh -c "[ $? = 2 ] && grep -q \"SLB_QEMU '$T_TMP/no-qemu' is not an executable\" '$T_TMP/noqemu.out' &&
 		[ ! -e '$T_TMP/res/noqemu' ] && [ ! -e '$T_TMP/res/.incomplete-noqemu' ]"
+# The study job's prelude has one writer, write_study_job (scripts/lib.sh),
+# for the study, the benchmarks and the tests; what it writes sets the
+# job's variables in sh, a load or sysctls with spaces included.
+one_writer() {
+	local w
+	w=$(cd "$T_ROOT" && grep -rl --include='*.sh' 'SLB_SYSCTLS=' bench scripts tests | grep -vx -e scripts/lib.sh -e tests/t0004-study-usage.sh)
+	[ -z "$w" ] || { echo "the prelude is also written in: $w"; return 1; }
+}
+t_ok "the study job's prelude is written in one place (write_study_job)" one_writer
+mkdir -p "$T_TMP/jobs"
+echo 'echo "$SLB_DURATION|$SLB_WARMUP|$SLB_INTERVAL|$SLB_LOAD_RATE|$SLB_LOAD|$SLB_SYSCTLS|$SLB_SEED"' >"$T_TMP/jobs/study.sh"
+(. "$T_ROOT/scripts/lib.sh" && write_study_job 5 1 500 7 "stress-ng:lockbus 1" "a.b=1 c.d=2" "SLB_SEED=3") >"$T_TMP/w.job"
+t_ok "... and sh reads back every variable from it" test "$(SLB_JOBS=$T_TMP/jobs sh "$T_TMP/w.job")" = "5|1|500|7|stress-ng:lockbus 1|a.b=1 c.d=2|3"
