@@ -7,7 +7,9 @@
 # corrected for coordinated omission) against C: from which bus-lock cost
 # does the offender break a 100 us deadline? Results in
 # RESULTS/sweep-<id>/ (written as .incomplete-sweep-<id>, renamed at the
-# end), one study run per cost under it (ns<C>/) and aligned/.
+# end), one study run per cost under it (ns<C>/) and aligned/. Each study
+# runs on the runner --runner names (local, or slurm: one job array per
+# study, one after the other; bench/runner/).
 #
 # Exit status: 0 done, 1 failure, 2 usage error (nothing started).
 set -uo pipefail
@@ -16,7 +18,7 @@ SLB_PROG=sweep
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 costs=$SWEEP_NS_DEFAULT duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
-quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0
+quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
 
 usage() {
 	cat <<USAGE
@@ -29,7 +31,10 @@ the isolated vCPU's latency against the cost.
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $duration)
   -r, --reps N          repetitions per cost, 1 to 100 (default $reps)
   -v, --vcpus N         guest vCPUs, 2 to 8 (default $vcpus)
-  -j, --jobs N          guests at once, 1 to 16 (default $jobs)
+  -j, --jobs N          guests at once, 1 to 16 (default $jobs; slurm: tasks at
+                        once, 1 to 10000)
+  -R, --runner R        who dispatches each study's reps: local (default, or
+                        \$SLB_RUNNER) or slurm (bench/study.sh --runner)
       --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
       --deadline US     the deadline drawn and judged, 1 to 1000000 (default $deadline)
   -o, --results DIR     where the sweep goes (default results/)
@@ -39,7 +44,8 @@ the isolated vCPU's latency against the cost.
 USAGE
 }
 
-opts=$(getopt -n sweep -o d:r:v:j:o:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help -- "$@") || exit 2
+opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
+	-l runner: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -48,6 +54,7 @@ while true; do
 	-r | --reps) reps=$2; shift 2 ;;
 	-v | --vcpus) vcpus=$2; shift 2 ;;
 	-j | --jobs) jobs=$2; shift 2 ;;
+	-R | --runner) runner=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	--deadline) deadline=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
@@ -65,7 +72,7 @@ check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id" sweep
 study=("$SLB_ROOT/bench/study.sh" --clock virtual --duration "$duration"
-	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
+	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns" --runner "$runner")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2
 [ "$validate" = 0 ] || exit 0

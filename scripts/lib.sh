@@ -78,17 +78,20 @@ check_run_id() {
 # .pid) and renamed by end_run_dir, so that Ctrl-C or a failure leaves no
 # half run. First the RESULTS/.incomplete-STALE directories that a run
 # killed outright (SIGKILL, power loss) left, once their process is gone,
-# are removed ("left by WHAT that did not finish").
+# are removed ("left by WHAT that did not finish"); a run handed to Slurm
+# (bench/runner/slurm.sh: the job ids in its .slurm-jobs) lives while
+# Slurm still queues or runs one of its jobs.
 begin_run_dir() {
 	local results=$1 id=$2 glob=$3 what=$4 stale pid
 	mkdir -p "$results" || die "cannot create $results"
 	for stale in "$results"/.incomplete-$glob; do
 		[ -d "$stale" ] || continue
 		pid=$(cat "$stale/.pid" 2>/dev/null)
-		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-			say "removing $stale, left by $what that did not finish"
-			rm -rf "$stale"
-		fi
+		[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || continue
+		[ ! -s "$stale/.slurm-jobs" ] ||
+			[ -z "$(squeue -h -o %i -j "$(tr ' ' , <"$stale/.slurm-jobs")" 2>/dev/null)" ] || continue
+		say "removing $stale, left by $what that did not finish"
+		rm -rf "$stale"
 	done
 	RUN_TMP=$results/.incomplete-$id
 	rm -rf "$RUN_TMP"
