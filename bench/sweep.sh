@@ -8,8 +8,8 @@
 # does the offender break a 100 us deadline? Results in
 # RESULTS/sweep-<id>/ (written as .incomplete-sweep-<id>, renamed at the
 # end), one study run per cost under it (ns<C>/) and aligned/. Each study
-# runs on the runner --runner names (local, or slurm: one job array per
-# study, one after the other; bench/runner/).
+# runs on the runner --runner names (local: one study after another; slurm:
+# every study submitted at once, each a job array; bench/runner/).
 #
 # Exit status: 0 done, 1 failure, 2 usage error (nothing started).
 set -uo pipefail
@@ -81,18 +81,43 @@ mkdir -p "$results" || die "cannot create $results"
 tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
-trap 'rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
-total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s)
-say "[1/$total] the aligned control; elapsed 0 s"
-"${study[@]}" --scenarios aligned --results "$tmp" --id aligned >"$tmp/aligned.log" 2>&1 ||
-	die "the aligned study failed (log: $tmp/aligned.log)"
-n=1
-for c in $list; do
+pids=() names=()
+# sub_stop: end the studies under way (each cancels its own reps or jobs).
+sub_stop() {
+	[ ${#pids[@]} -eq 0 ] || kill -TERM "${pids[@]}" 2>/dev/null
+	wait
+}
+trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
+# sub_wait: wait for the studies started; stop at the first that fails.
+sub_wait() {
+	local i
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" && continue
+		say "the study ${names[$i]} failed (log: $tmp/${names[$i]}.log); it ends:"
+		tail -n 5 "$tmp/${names[$i]}.log" | sed 's/^/  /' >&2
+		sub_stop
+		exit 1
+	done
+	pids=() names=()
+}
+# sub_study NAME WHAT ARG...: a study into $tmp/NAME (log $tmp/NAME.log).
+# Locally one after another; on Slurm all at once, each waiting on its own
+# job array (Slurm decides what runs when).
+total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s) n=0
+sub_study() {
+	local name=$1 what=$2
+	shift 2
 	n=$((n + 1))
-	say "[$n/$total] split-off at a bus-lock cost of $c ns; elapsed $(($(date +%s) - start)) s"
-	"${study[@]}" --scenarios split-off --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
-		die "the study at $c ns failed (log: $tmp/ns$c.log)"
+	say "[$n/$total] $what; elapsed $(($(date +%s) - start)) s"
+	"${study[@]}" "$@" --results "$tmp" --id "$name" >"$tmp/$name.log" 2>&1 &
+	pids+=($!) names+=("$name")
+	[ "$runner" = slurm ] || sub_wait
+}
+sub_study aligned "the aligned control" --scenarios aligned
+for c in $list; do
+	sub_study "ns$c" "split-off at a bus-lock cost of $c ns" --scenarios split-off --bus-lock-ns "$c"
 done
+sub_wait
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
 # only if that report failed).
 stats_json() {

@@ -106,10 +106,15 @@ t_ok "... summary, statistics and report, written by the job after the array" sh
 	grep -q '^- runner: Slurm, job array' '$run/report.md' && grep -q 'run sl finished' '$run/slurm/finish.log'"
 t_ok "... no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 
-# A sweep of two costs: each study a job array.
+# A sweep of two costs: each study a job array, all submitted at once.
 "$T_ROOT/bench/sweep.sh" --runner slurm --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
 t_ok "RUNNER=slurm sweep of 2 costs completes" sh -c "[ $? = 0 ] && jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null || { tail '$T_TMP/sw.out'; exit 1; }"
 t_ok "... each of its studies ran on Slurm" jq -e '.runner.kind == "slurm"' "$res/sw/aligned/manifest.json" "$res/sw/ns1000/manifest.json" "$res/sw/ns3000/manifest.json"
+at_once() { # submitted within 15 s (one after another: 20 s or more each)
+	jq -e -s '[.[].date | fromdateiso8601] | max - min < 15' "$res"/sw/{aligned,ns1000,ns3000}/manifest.json ||
+		jq -r .date "$res"/sw/{aligned,ns1000,ns3000}/manifest.json
+}
+t_ok "... its 3 studies were submitted at once, not one after another" at_once
 t_ok "... its aligned control's histogram is the local study's" cmp "$res/sw/aligned/aligned/rep1/files/hist.txt" "$res/loc/aligned/rep1/files/hist.txt"
 
 # A guest that panics (t4002's broken scenario), and a task killed under
