@@ -22,8 +22,9 @@
 # finishes the run call this script with --task and --finish). Both run a
 # rep through rep_run and rep_record below, and end with study_finish.
 #
-# Exit status: 0 matrix complete (runs may have failed: see summary), 1
-# failure, 2 usage error (nothing started).
+# Exit status: 0 matrix complete (runs may have failed: see summary; with
+# --no-wait: submitted), 1 failure, 2 usage error (nothing started), 130
+# interrupted (nothing kept).
 set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
