@@ -154,7 +154,7 @@ runner_settle() {
 	local a i s rep dir st reason code node
 	read -r a _ <"$tmp/.slurm-jobs" || die "$tmp/.slurm-jobs missing: not a run of RUNNER=slurm"
 	slurm_array=$a
-	slurm_tasks "$a" | sort -n -k1,1 -u >"$tmp/slurm/tasks.txt"
+	slurm_tasks "$a" | sort -n -s -k1,1 -u >"$tmp/slurm/tasks.txt"
 	for ((i = 0; i < $(rep_total); i++)); do
 		read -r s rep <<<"$(rep_at "$i")"
 		dir=$tmp/$s/rep$rep st= reason= code= node=
