@@ -210,13 +210,14 @@ wait_timeout() {
 # run_inputs: the files, relative to $SLB_ROOT and sorted, that decide
 # what a guest run measures: both patch series, rt-config, the guest
 # programs, jobs and /init, the C library they link, and the build and run
-# scripts. run_inputs_digest: 16 hex digits of sha256 over them; the
+# scripts (this file among them: write_study_job writes each rep's job;
+# bench/target/guest.sh gives each rep's guest its arguments and seed). run_inputs_digest: 16 hex digits of sha256 over them; the
 # manifest records it, and t0009 holds the README's example run to the
 # tree that ships it.
 run_inputs() {
 	(cd "$SLB_ROOT" && find patch rt-config bench/guest bench/lib scripts/build-kernel.sh \
 		scripts/build-qemu.sh scripts/build-initramfs.sh scripts/check-kconfig.sh \
-		bench/run-guest.sh bench/study.sh -type f ! -name '*.md' | LC_ALL=C sort)
+		scripts/lib.sh bench/run-guest.sh bench/study.sh bench/target/guest.sh -type f ! -name '*.md' | LC_ALL=C sort)
 }
 run_inputs_digest() {
 	(cd "$SLB_ROOT" && run_inputs | xargs sha256sum) | sha256sum | cut -c1-16
