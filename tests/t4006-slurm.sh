@@ -120,11 +120,7 @@ t_ok "... its aligned control's histogram is the local study's" cmp "$res/sw/ali
 # A guest that panics (t4002's broken scenario), and a task killed under
 # Slurm (its study process, as a crash or a lost node would end it): both
 # recorded as failed, the rest goes on, the report counts them.
-cat >"$T_TMP/f.conf" <<'CONF'
-# name | kernel | load | sysctls | what
-baseline | split_lock_detect=off | none | | no load
-broken   | rdinit=/nonexistent init=/nonexistent | none | | no init: panics at boot
-CONF
+t_failing_scenarios "$T_TMP/f.conf"
 SLB_SCENARIO_FILE=$T_TMP/f.conf "$ST" --runner slurm --scenarios broken,baseline --duration 3 --reps 2 \
 	--results "$res" --id f >"$T_TMP/f.out" 2>&1 &
 stpid=$!
