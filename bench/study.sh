@@ -242,7 +242,14 @@ if [ -n "$task$finish" ]; then
 		check_number "--task index" "${task##*:}" 0 $(($(rep_total) - 1))
 		read -r s rep <<<"$(rep_at "${task##*:}")"
 		runner_task_begin "$s" "$rep"
-		(rep_run "$s" "$rep")
+		# Cancelled (SIGTERM): the task ends once the rep's guest has, so
+		# that nothing of it outlives the task (a runner that tracks a
+		# task by its process tree loses what the task's end orphans).
+		rep_run "$s" "$rep" &
+		rpid=$!
+		trap 'kill -TERM "$rpid" 2>/dev/null; wait "$rpid"; say "$s rep $rep: cancelled"; exit 143' INT TERM HUP
+		wait "$rpid"
+		trap - INT TERM HUP
 		say "$s rep $rep: $(rep_record "$s" "$rep")"
 	else
 		results=$(dirname "$tmp") id=$(basename "$tmp") id=${id#.incomplete-}
