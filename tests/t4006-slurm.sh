@@ -5,9 +5,10 @@
 # own ports, sockets, spool, state and pid files in the test's directory;
 # stopped at the end): a 2-scenario x 2-rep study whose histograms are
 # byte-identical to the local runner's, the manifest's job ids and nodes;
-# a 2-cost sweep; a panicking guest and a task killed under Slurm recorded
-# as failed (with Slurm's state and reason) while the rest completes and
-# the report counts them; Ctrl-C cancels the jobs and keeps nothing;
+# a 2-cost sweep, its studies submitted at once; sbatch refusing the job;
+# a panicking guest and a task killed under Slurm recorded as failed
+# (with Slurm's state and reason) while the rest completes and the report
+# counts them; Ctrl-C cancels the jobs and keeps nothing;
 # --no-wait returns at once and the run finishes in Slurm, untouched by a
 # study started meanwhile.
 . "$(dirname "$0")/lib.sh"
@@ -77,6 +78,13 @@ up() { for _ in $(seq 1 60); do [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && re
 t_ok "a one-node Slurm ($node, 2 CPUs) runs on localhost" up
 
 res=$T_TMP/results
+# sbatch refusing the job (a partition that does not exist): exit 1 with
+# sbatch's words, nothing kept, nothing queued.
+SLB_SBATCH_OPTS=--partition=nosuch "$ST" --runner slurm --scenarios baseline --duration 3 --reps 1 \
+	--results "$res" --id np >"$T_TMP/np.out" 2>&1
+t_ok "sbatch refusing the job array: exit 1 with its reason, nothing kept or queued" sh -c "[ $? = 1 ] &&
+	grep -q 'sbatch refused the job array: sbatch: error: .*[Pp]artition' '$T_TMP/np.out' &&
+	[ ! -e '$res/np' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null && [ -z \"\$(squeue -h -o %i)\" ] || { cat '$T_TMP/np.out'; exit 1; }"
 # same_hist A B: every rep's hist.txt of run A is byte-identical to B's.
 same_hist() {
 	local f n=0

@@ -57,7 +57,7 @@ runner_run() {
 	study_args >"$tmp/slurm/study.args"
 	{
 		printf 'export SLB_QEMU=%q SLB_INITRD=%q SLB_CACHE=%q SLB_CPU=%q SLB_SCENARIO_FILE=%q\n' \
-			"$(command -v "${SLB_QEMU:-qemu-system-x86_64}")" "$(realpath "$SLB_INITRD")" "$SLB_CACHE" "$cpu" \
+			"$(realpath "$(command -v "${SLB_QEMU:-qemu-system-x86_64}")")" "$(realpath "$SLB_INITRD")" "$SLB_CACHE" "$cpu" \
 			"$tmp/scenarios.conf"
 		[ -z "${DEADLINE_US:-}" ] || printf 'export DEADLINE_US=%q\n' "$DEADLINE_US"
 		printf 'slb_root=%q\n' "$SLB_ROOT"
@@ -73,7 +73,8 @@ runner_run() {
 	echo "$slurm_array $slurm_finish" >"$tmp/.slurm-jobs"
 	slurm_jq '.runner = {kind: "slurm", array_job: $a, finish_job: $f, sbatch_opts: $o, reps: []}' \
 		--arg a "$slurm_array" --arg f "$slurm_finish" --arg o "${SLB_SBATCH_OPTS:-}"
-	scontrol release "$slurm_array" || die "could not release job $slurm_array"
+	scontrol release "$slurm_array" ||
+		{ scancel "$slurm_array" "$slurm_finish"; rm -rf "$tmp"; die "could not release job $slurm_array"; }
 	say "submitted job array $slurm_array ($total tasks, $jobs at a time) and job $slurm_finish, which finishes the run after it"
 	if [ "$no_wait" = 1 ]; then
 		say "not waiting: the run becomes $results/$id when job $slurm_finish ends (squeue -j $slurm_array,$slurm_finish)"
