@@ -68,6 +68,7 @@ help:
 	@echo "make bench-model benchmark: host time of the bus-lock model (REPS_MODEL=6; SLB_QEMU_BASE= an earlier build)"
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
+	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
 	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
@@ -150,7 +151,10 @@ INTERVAL  ?= $(INTERVAL_DEFAULT)
 # root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
 TARGET    ?= guest
 LOAD_RATE ?= 0
-STUDY_ARGS = --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
+# RUNNER: local (this machine) or slurm (a Slurm job array; README:
+# SLB_CACHE and the checkout on shared storage, SLB_SBATCH_OPTS).
+RUNNER    ?= local
+STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
 	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 bench:
@@ -165,7 +169,7 @@ bench:
 SWEEP_NS       ?= $(SWEEP_NS_DEFAULT)
 SWEEP_DURATION ?= $(SWEEP_DURATION_DEFAULT)
 SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
-SWEEP_ARGS = --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
+SWEEP_ARGS = --runner "$(RUNNER)" --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
 	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)"
 bench-sweep:
 	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)

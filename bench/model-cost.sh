@@ -29,7 +29,7 @@ RATIO=$SLB_ROOT/build/host/slb-ratio
 [ -x "$RATIO" ] || die "$RATIO missing: run 'make'"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=slb-load:split SLB_SYSCTLS=\n. /jobs/study.sh\n' >"$tmp/job.sh"
+write_study_job 3 1 1000 0 slb-load:split "" >"$tmp/job.sh"
 
 variants=(model free)
 [ -z "$base" ] || variants+=(base)

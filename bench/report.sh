@@ -10,6 +10,7 @@ SLB_PROG=report
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/bench/scenarios.sh"
 . "$SLB_ROOT/bench/report-native.sh"
+. "$SLB_ROOT/bench/report-runner.sh"
 run=${1:-}
 require_run_dir "$run"
 "$SLB_ROOT/bench/plots.sh" "$run" || exit 1
@@ -34,6 +35,7 @@ mf=$m
 		echo "ratios and who dies, not the microseconds."
 	fi
 	echo
+	report_runner_warning "$mf"
 	echo "## Setup"
 	echo
 	report_native_setup "$mf"
@@ -44,6 +46,7 @@ mf=$m
 		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all"): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
 		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: `rep<k>/cmdline`)"' "$mf"
+	report_runner_setup "$mf"
 	echo
 	echo "## Scenarios"
 	echo

@@ -15,8 +15,16 @@
 # A target may skip a scenario it cannot run as written (a native kernel
 # in another split-lock mode): the run records why (skipped.txt).
 #
-# Exit status: 0 matrix complete (runs may have failed: see summary), 1
-# failure, 2 usage error (nothing started).
+# Who dispatches the reps is one choice too, --runner, behind one
+# interface (bench/runner/<kind>.sh, sourced here; the functions are
+# listed in bench/runner/local.sh): local (a pool of JOBS on this machine,
+# default) and slurm (one Slurm job array; its tasks and the job that
+# finishes the run call this script with --task and --finish). Both run a
+# rep through rep_run and rep_record below, and end with study_finish.
+#
+# Exit status: 0 matrix complete (runs may have failed: see summary; with
+# --no-wait: submitted), 1 failure, 2 usage error (nothing started), 130
+# interrupted (nothing kept).
 set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -30,6 +38,7 @@ bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_give
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 results=$SLB_ROOT/results id= json=0 validate=0
 target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
+runner=${SLB_RUNNER:-local} no_wait=0 task= finish=
 
 usage() {
 	cat <<USAGE
@@ -61,7 +70,13 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
                         0 to 1000000 (default $BUS_LOCK_NS_DEFAULT)
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 (default $QUANTUM_NS_DEFAULT)
   -j, --jobs N          guests run at once, 1 to 16 (default $JOBS_DEFAULT); in the
-                        virtual mode results do not depend on it; native: 1
+                        virtual mode results do not depend on it; native: 1;
+                        slurm: tasks of the job array at once (%N), 1 to 10000
+  -R, --runner R        who dispatches reps: local (this machine, JOBS at a
+                        time; default, or \$SLB_RUNNER) or slurm (a Slurm job
+                        array and a job that finishes the run; README)
+      --no-wait         slurm: submit and return; the run becomes RESULTS/ID
+                        when its finishing job ends
       --measure-cpu N   native/ssh: the CPU cyclictest measures (default the last)
       --load-cpus LIST  native/ssh: the load's CPUs (default all others)
       --load-rate N     slb-load ops per second per thread, 0 = flat out
@@ -71,10 +86,14 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
       --json            print the run directory as JSON at the end
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
+Internal (bench/runner/slurm-task.sh): --task RUNDIR:I runs rep I of the
+run being written in RUNDIR, --finish RUNDIR finishes it.
 Environment: SLB_QEMU, SLB_INITRD (set by make bench); SLB_BUS_LOCK_MODEL,
 SLB_CALIBRATION (as the options); SLB_SCENARIO_FILE
 to use another scenario file than rt-config/scenarios.conf; SLB_SSH_OPTS
-(more ssh options, e.g. -F FILE) for ssh targets.
+(more ssh options, e.g. -F FILE) for ssh targets; SLB_SBATCH_OPTS (more
+sbatch options: partition, account) and SLB_CACHE (the build cache, on
+storage the nodes share) for RUNNER=slurm.
 USAGE
 }
 
@@ -82,11 +101,16 @@ all_scenarios() { scenario_names "$SCENARIO_FILE"; }
 field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 opts=$(getopt -n study -o T:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
-	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: -- "$@") || exit 2
+	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
+	-o R: -l runner:,no-wait,task:,finish: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
 	-T | --target) target=$2; shift 2 ;;
+	-R | --runner) runner=$2; shift 2 ;;
+	--no-wait) no_wait=1; shift ;;
+	--task) task=$2; shift 2 ;;
+	--finish) finish=$2; shift 2 ;;
 	--measure-cpu) measure_cpu=$2; shift 2 ;;
 	--load-cpus) load_cpus=$2; shift 2 ;;
 	--load-rate) load_rate=$2; shift 2 ;;
@@ -116,6 +140,7 @@ guest) target_kind=guest ;;
 native | ssh:*) target_kind=native ;;
 *) usage_error "TARGET '$target' is not allowed (allowed: guest, native, ssh:[user@]host[:port])" ;;
 esac
+check_choice RUNNER "$runner" local slurm
 if [ "$target_kind" = guest ]; then check_number DURATION "$duration" 3 3600; else check_number DURATION "$duration" 1 3600; fi
 check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
@@ -129,7 +154,6 @@ check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
 	usage_error "BUS_LOCK_NS=$bus_lock_ns is for BUS_LOCK_MODEL=all (calibrated takes its figures from CALIBRATION)"
 [ "$clock" = wall ] || bus_model_load "$bus_model" "$calibration"
 check_number QUANTUM_NS "$quantum_ns" 1000 10000000
-check_number JOBS "$jobs" 1 16
 check_number LOAD_RATE "$load_rate" 0 100000000
 [ -f "$SCENARIO_FILE" ] || usage_error "scenario file '$SCENARIO_FILE' does not exist"
 [ -n "$scenarios" ] || scenarios=$(all_scenarios | tr '\n' ' ')
@@ -164,23 +188,101 @@ for s in "${list[@]}"; do
 done
 . "$SLB_ROOT/bench/target/$target_kind.sh"
 target_check
+. "$SLB_ROOT/bench/runner/$runner.sh"
+runner_check
 [ -n "$id" ] || id=$(date +%Y%m%d-%H%M%S)
-check_run_id "$results" "$id"
+[ -n "$task$finish" ] || check_run_id "$results" "$id"
 [ "$validate" = 0 ] || exit 0
 SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
 target_ready
 
+# What a runner calls. The matrix in the order reps run (interleaved:
+# rep 1 of every scenario, then rep 2, ...): rep_total of them, rep_at I
+# (0-based) prints "SCENARIO REP".
+rep_total() { echo $((${#list[@]} * reps)); }
+rep_at() { echo "${list[$1 % ${#list[@]}]} $(($1 / ${#list[@]} + 1))"; }
+
+# rep_run S REP: write the rep's job and run it on the target: TMP/S/repREP/,
+# its outcome word in TMP/S/repREP.outcome. Run it in a subshell of its own
+# (rep_run ... & or (rep_run ...)): it ends in the target's exec.
+rep_run() {
+	local s=$1 rep=$2 dir=$tmp/$1/rep$2 env=()
+	mkdir -p "$tmp/$s"
+	mapfile -t env < <(target_job_env "$s" "$rep")
+	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
+		"${env[@]}" >"$dir.job"
+	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr"
+}
+
+# rep_record S REP: condense the rep's results into TMP/S/repREP/rep.info
+# (written whole: a rep without one was not recorded); print its outcome.
+rep_record() {
+	local dir=$tmp/$1/rep$2
+	mkdir -p "$dir"
+	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "$interval" >"$dir/rep.info.tmp" &&
+		mv "$dir/rep.info.tmp" "$dir/rep.info"
+	sed -n 's/^outcome=//p' "$dir/rep.info"
+}
+
+# study_args: the options that make this study again (one per line), for
+# a runner that calls it elsewhere with --task and --finish.
+study_args() {
+	printf '%s\n' --target "$target" --scenarios "${list[*]}" --duration "$duration" --reps "$reps" \
+		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
+		--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
+		--results "$results" --id "$id" --runner "$runner"
+}
+
+# study_finish: every rep is recorded: the target cleaned up, the
+# summary, the run renamed into place, results/latest, the report.
+study_finish() {
+	target_cleanup
+	stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
+	stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
+	stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null
+	end_run_dir "$tmp" "$results/$id"
+	ln -sfn "$id" "$results/latest"
+	"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||
+		say "warning: the report of $id failed; the results are kept (make report RUN=$id)"
+}
+
+# A run under way elsewhere (a runner's task or finishing job): its
+# directory holds the scenario list; one rep, or the end of the run.
+if [ -n "$task$finish" ]; then
+	tmp=${finish:-${task%:*}}
+	require_run_dir "$tmp"
+	mapfile -t list <"$tmp/scenarios.list"
+	limit=$(target_limit)
+	if [ -n "$task" ]; then
+		check_number "--task index" "${task##*:}" 0 $(($(rep_total) - 1))
+		read -r s rep <<<"$(rep_at "${task##*:}")"
+		runner_task_begin "$s" "$rep"
+		# Cancelled (SIGTERM): the task ends once the rep's guest has, so
+		# that nothing of it outlives the task (a runner that tracks a
+		# task by its process tree loses what the task's end orphans).
+		rep_run "$s" "$rep" &
+		rpid=$!
+		trap 'kill -TERM "$rpid" 2>/dev/null; wait "$rpid"; say "$s rep $rep: cancelled"; exit 143' INT TERM HUP
+		wait "$rpid"
+		trap - INT TERM HUP
+		say "$s rep $rep: $(rep_record "$s" "$rep")"
+	else
+		results=$(dirname "$tmp") id=$(basename "$tmp") id=${id#.incomplete-}
+		runner_settle
+		study_finish
+		say "run $id finished: $results/$id"
+	fi
+	exit 0
+fi
+
 # A study killed outright (SIGKILL, power loss) cannot clean up: what
 # such a run left goes once its process is gone.
 begin_run_dir "$results" "$id" '*' "a study"
 tmp=$RUN_TMP
-declare -A running=()
 abort() {
-	local pid
 	trap '' INT TERM HUP
-	for pid in "${!running[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-	wait 2>/dev/null
+	runner_abort
 	target_cleanup
 	rm -rf "$tmp"
 	say "interrupted: nothing kept of run $id"
@@ -213,73 +315,16 @@ printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 "$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
 	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
-	$(target_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
+	$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 	{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
 rm -f "$tmp/manifest.err"
 limit=$(target_limit)
 
-# start_run SCENARIO REP: write the job and start the rep on the target
-# in the background (its PID in running[]).
-start_run() {
-	local s=$1 rep=$2 dir=$tmp/$1/rep$2
-	mkdir -p "$tmp/$s"
-	{
-		echo "SLB_DURATION=$duration SLB_WARMUP=$warmup SLB_INTERVAL=$interval SLB_LOAD_RATE=$load_rate"
-		printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$(field "$s" 3)" "$(field "$s" 4)"
-		target_job_env "$s" "$rep"
-		echo '. "${SLB_JOBS:-/jobs}/study.sh"'
-	} >"$dir.job"
-	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr" &
-	running[$!]="$s $rep"
-}
-
-# finish_run PID: wait for one guest and condense its results.
-finish_run() {
-	local pid=$1 s rep dir outcome
-	wait "$pid"
-	read -r s rep <<<"${running[$pid]}"
-	unset "running[$pid]"
-	dir=$tmp/$s/rep$rep
-	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "$interval" >"$dir/rep.info"
-	outcome=$(sed -n 's/^outcome=//p' "$dir/rep.info")
-	done_n=$((done_n + 1))
-	now=$(date +%s)
-	eta=$(((now - start) * (total - done_n) / done_n))
-	say "[$done_n/$total] $s rep $rep: $outcome; elapsed $(((now - start) / 60))m$(((now - start) % 60))s, ETA $((eta / 60))m$((eta % 60))s"
-	[ "$outcome" = ok ] || say "  $s rep $rep: $(target_noun) run ended '$outcome' (recorded; the matrix goes on)"
-}
-
-# wait_any: finish whichever running guest ends first.
-wait_any() {
-	local pid
-	while :; do
-		for pid in "${!running[@]}"; do
-			kill -0 "$pid" 2>/dev/null || { finish_run "$pid"; return; }
-		done
-		sleep 0.5
-	done
-}
-
-total=$((${#list[@]} * reps))
-done_n=0
+total=$(rep_total)
 start=$(date +%s)
-say "run $id: ${#list[@]} scenarios x $reps reps = $total $(target_noun) runs of ${duration} s, $jobs at a time, $(target_describe)"
-for rep in $(seq 1 "$reps"); do
-	for s in "${list[@]}"; do
-		while [ "${#running[@]}" -ge "$jobs" ]; do wait_any; done
-		say "starting $s rep $rep/$reps"
-		start_run "$s" "$rep"
-	done
-done
-while [ "${#running[@]}" -gt 0 ]; do wait_any; done
-target_cleanup
-stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
-stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
-stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null
-end_run_dir "$tmp" "$results/$id"
-ln -sfn "$id" "$results/latest"
-"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||
-	say "warning: the report of $id failed; the results are kept (make report RUN=$id)"
+say "run $id: ${#list[@]} scenarios x $reps reps = $total $(target_noun) runs of ${duration} s, $(runner_describe), $(target_describe)"
+runner_run
+[ "$no_wait" = 0 ] || exit 0
 say "run $id complete in $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s: $results/$id"
 cat "$results/$id/summary.txt"
 [ "$json" = 0 ] || jq -n --arg id "$id" --arg dir "$results/$id" '{run_id: $id, dir: $dir}'

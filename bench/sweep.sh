@@ -7,7 +7,9 @@
 # corrected for coordinated omission) against C: from which bus-lock cost
 # does the offender break a 100 us deadline? Results in
 # RESULTS/sweep-<id>/ (written as .incomplete-sweep-<id>, renamed at the
-# end), one study run per cost under it (ns<C>/) and aligned/.
+# end), one study run per cost under it (ns<C>/) and aligned/. Each study
+# runs on the runner --runner names (local: one study after another; slurm:
+# every study submitted at once, each a job array; bench/runner/).
 #
 # Exit status: 0 done, 1 failure, 2 usage error (nothing started).
 set -uo pipefail
@@ -16,7 +18,7 @@ SLB_PROG=sweep
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 costs=$SWEEP_NS_DEFAULT duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
-quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0
+quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
 
 usage() {
 	cat <<USAGE
@@ -29,7 +31,10 @@ the isolated vCPU's latency against the cost.
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $duration)
   -r, --reps N          repetitions per cost, 1 to 100 (default $reps)
   -v, --vcpus N         guest vCPUs, 2 to 8 (default $vcpus)
-  -j, --jobs N          guests at once, 1 to 16 (default $jobs)
+  -j, --jobs N          guests at once, 1 to 16 (default $jobs; slurm: tasks at
+                        once, 1 to 10000)
+  -R, --runner R        who dispatches each study's reps: local (default, or
+                        \$SLB_RUNNER) or slurm (bench/study.sh --runner)
       --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
       --deadline US     the deadline drawn and judged, 1 to 1000000 (default $deadline)
   -o, --results DIR     where the sweep goes (default results/)
@@ -39,7 +44,8 @@ the isolated vCPU's latency against the cost.
 USAGE
 }
 
-opts=$(getopt -n sweep -o d:r:v:j:o:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help -- "$@") || exit 2
+opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
+	-l runner: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -48,6 +54,7 @@ while true; do
 	-r | --reps) reps=$2; shift 2 ;;
 	-v | --vcpus) vcpus=$2; shift 2 ;;
 	-j | --jobs) jobs=$2; shift 2 ;;
+	-R | --runner) runner=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	--deadline) deadline=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
@@ -65,7 +72,7 @@ check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id" sweep
 study=("$SLB_ROOT/bench/study.sh" --clock virtual --bus-lock-model all --duration "$duration"
-	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns")
+	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns" --runner "$runner")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2
 [ "$validate" = 0 ] || exit 0
@@ -74,18 +81,43 @@ mkdir -p "$results" || die "cannot create $results"
 tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
-trap 'rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
-total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s)
-say "[1/$total] the aligned control; elapsed 0 s"
-"${study[@]}" --scenarios aligned --results "$tmp" --id aligned >"$tmp/aligned.log" 2>&1 ||
-	die "the aligned study failed (log: $tmp/aligned.log)"
-n=1
-for c in $list; do
+pids=() names=()
+# sub_stop: end the studies under way (each cancels its own reps or jobs).
+sub_stop() {
+	[ ${#pids[@]} -eq 0 ] || kill -TERM "${pids[@]}" 2>/dev/null
+	wait
+}
+trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
+# sub_wait: wait for the studies started; stop at the first that fails.
+sub_wait() {
+	local i
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" && continue
+		say "the study ${names[$i]} failed (log: $tmp/${names[$i]}.log); it ends:"
+		tail -n 5 "$tmp/${names[$i]}.log" | sed 's/^/  /' >&2
+		sub_stop
+		exit 1
+	done
+	pids=() names=()
+}
+# sub_study NAME WHAT ARG...: a study into $tmp/NAME (log $tmp/NAME.log).
+# Locally one after another; on Slurm all at once, each waiting on its own
+# job array (Slurm decides what runs when).
+total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s) n=0
+sub_study() {
+	local name=$1 what=$2
+	shift 2
 	n=$((n + 1))
-	say "[$n/$total] split-off at a bus-lock cost of $c ns; elapsed $(($(date +%s) - start)) s"
-	"${study[@]}" --scenarios split-off --bus-lock-ns "$c" --results "$tmp" --id "ns$c" >"$tmp/ns$c.log" 2>&1 ||
-		die "the study at $c ns failed (log: $tmp/ns$c.log)"
+	say "[$n/$total] $what; elapsed $(($(date +%s) - start)) s"
+	"${study[@]}" "$@" --results "$tmp" --id "$name" >"$tmp/$name.log" 2>&1 &
+	pids+=($!) names+=("$name")
+	[ "$runner" = slurm ] || sub_wait
+}
+sub_study aligned "the aligned control" --scenarios aligned
+for c in $list; do
+	sub_study "ns$c" "split-off at a bus-lock cost of $c ns" --scenarios split-off --bus-lock-ns "$c"
 done
+sub_wait
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
 # only if that report failed).
 stats_json() {

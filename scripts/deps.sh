@@ -17,6 +17,9 @@ PACKAGES=(
 	# study, plots, report (report.html: GitHub-flavoured Markdown), tests;
 	# ssh targets (TARGET=ssh:..., and the test's sshd)
 	gnuplot-nox jq procps cmark-gfm openssh-client openssh-server
+	# RUNNER=slurm (sbatch, squeue, scancel, scontrol) and t4006's one-node
+	# Slurm (slurmctld, slurmd, munged)
+	slurm-wlm munge
 )
 
 missing=()

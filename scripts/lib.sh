@@ -78,17 +78,20 @@ check_run_id() {
 # .pid) and renamed by end_run_dir, so that Ctrl-C or a failure leaves no
 # half run. First the RESULTS/.incomplete-STALE directories that a run
 # killed outright (SIGKILL, power loss) left, once their process is gone,
-# are removed ("left by WHAT that did not finish").
+# are removed ("left by WHAT that did not finish"); a run handed to Slurm
+# (bench/runner/slurm.sh: the job ids in its .slurm-jobs) lives while
+# Slurm still queues or runs one of its jobs.
 begin_run_dir() {
 	local results=$1 id=$2 glob=$3 what=$4 stale pid
 	mkdir -p "$results" || die "cannot create $results"
 	for stale in "$results"/.incomplete-$glob; do
 		[ -d "$stale" ] || continue
 		pid=$(cat "$stale/.pid" 2>/dev/null)
-		if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-			say "removing $stale, left by $what that did not finish"
-			rm -rf "$stale"
-		fi
+		[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || continue
+		[ ! -s "$stale/.slurm-jobs" ] ||
+			[ -z "$(squeue -h -o %i -j "$(tr ' ' , <"$stale/.slurm-jobs")" 2>/dev/null)" ] || continue
+		say "removing $stale, left by $what that did not finish"
+		rm -rf "$stale"
 	done
 	RUN_TMP=$results/.incomplete-$id
 	rm -rf "$RUN_TMP"
@@ -101,6 +104,18 @@ begin_run_dir() {
 end_run_dir() {
 	rm -f "$1/.pid"
 	mv "$1" "$2" || die "could not rename $1 to $2"
+}
+
+# write_study_job DURATION WARMUP INTERVAL LOAD_RATE LOAD SYSCTLS [LINE...]:
+# print a study job file: the prelude that sets the variables of
+# bench/guest/jobs/study.sh (seconds, seconds, us, ops/s, scenarios.conf's
+# load and sysctls), each LINE (more variables: a target's), then the line
+# that sources the job (in the guest /jobs; natively rep.sh sets SLB_JOBS).
+write_study_job() {
+	printf 'SLB_DURATION=%s SLB_WARMUP=%s SLB_INTERVAL=%s SLB_LOAD_RATE=%s\n' "$1" "$2" "$3" "$4"
+	printf 'SLB_LOAD=%q SLB_SYSCTLS=%q\n' "$5" "$6"
+	[ $# -le 6 ] || printf '%s\n' "${@:7}"
+	echo '. "${SLB_JOBS:-/jobs}/study.sh"'
 }
 
 # cal_jq FILE FILTER [JQ-OPTION...]: jq FILTER over FILE, an
@@ -219,14 +234,15 @@ wait_timeout() {
 # run_inputs: the files, relative to $SLB_ROOT and sorted, that decide
 # what a guest run measures: both patch series, rt-config, the guest
 # programs, jobs and /init, the C library they link, and the build and run
-# scripts. run_inputs_digest: 16 hex digits of sha256 over them; the
+# scripts (this file among them: write_study_job writes each rep's job;
+# bench/target/guest.sh gives each rep's guest its arguments and seed). run_inputs_digest: 16 hex digits of sha256 over them; the
 # manifest records it, and t0009 holds the README's example run to the
 # tree that ships it.
 run_inputs() {
 	(cd "$SLB_ROOT" && find patch rt-config bench/guest bench/lib scripts/build-kernel.sh \
 		results/example-calibrate-*/calibration.json \
 		scripts/build-qemu.sh scripts/build-initramfs.sh scripts/check-kconfig.sh \
-		bench/run-guest.sh bench/study.sh -type f ! -name '*.md' | LC_ALL=C sort)
+		scripts/lib.sh bench/run-guest.sh bench/study.sh bench/target/guest.sh -type f ! -name '*.md' | LC_ALL=C sort)
 }
 run_inputs_digest() {
 	(cd "$SLB_ROOT" && run_inputs | xargs sha256sum) | sha256sum | cut -c1-16

@@ -8,6 +8,7 @@
 #   t_require_guest WHAT    skip (counted) the rest of the script without a guest
 #   t_boot DIR ARGS...      bench/run-guest.sh -o DIR ARGS...; outcome in DIR
 #   t_study_job LOAD NAME   a 3 s study job with LOAD in $T_TMP/NAME.job (its path)
+#   t_failing_scenarios F   a scenario file in F with baseline and broken (panics)
 #   t_refuses WORD CMD...   CMD exits 2 with one stderr line naming WORD
 #   t_expect_code N CMD...  CMD exits N
 #   t_line_count N FILE     FILE has N lines
@@ -198,8 +199,18 @@ t_job() {
 # t_study_job LOAD NAME: a 3 s study job (bench/guest/jobs/study.sh) with
 # LOAD (scenarios.conf syntax) in $T_TMP/NAME.job; prints its path.
 t_study_job() {
-	printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=%s SLB_SYSCTLS=\n. /jobs/study.sh\n' "$1" >"$T_TMP/$2.job"
+	(. "$T_ROOT/scripts/lib.sh" && write_study_job 3 1 1000 0 "$1" "") >"$T_TMP/$2.job"
 	echo "$T_TMP/$2.job"
+}
+
+# t_failing_scenarios FILE: a scenario file with baseline and "broken",
+# whose guest panics at boot (no init): a rep that fails, for the study.
+t_failing_scenarios() {
+	cat >"$1" <<'CONF'
+# name | kernel | load | sysctls | what
+baseline | split_lock_detect=off | none | | no load
+broken   | rdinit=/nonexistent init=/nonexistent | none | | no init: panics at boot
+CONF
 }
 
 # t_file_has DIR FILE PATTERN: the guest's FILE matches the grep PATTERN.

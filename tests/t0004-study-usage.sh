@@ -81,3 +81,31 @@ calmodel() {
 	[ "$got" = '[57283,7034,48,12,"L1"]' ] || { echo "cal_model gives $got"; return 1; }
 }
 t_ok "cal_model: cost 57283 ns, hold 7034 ns, a 48 KiB 12-way shield (L1)" calmodel
+# The study job's prelude has one writer, write_study_job (scripts/lib.sh),
+# for the study, the benchmarks and the tests; what it writes sets the
+# job's variables in sh, a load or sysctls with spaces included.
+one_writer() {
+	local w
+	w=$(cd "$T_ROOT" && grep -rl --include='*.sh' 'SLB_SYSCTLS=' bench scripts tests | grep -vx -e scripts/lib.sh -e tests/t0004-study-usage.sh)
+	[ -z "$w" ] || { echo "the prelude is also written in: $w"; return 1; }
+}
+t_ok "the study job's prelude is written in one place (write_study_job)" one_writer
+mkdir -p "$T_TMP/jobs"
+echo 'echo "$SLB_DURATION|$SLB_WARMUP|$SLB_INTERVAL|$SLB_LOAD_RATE|$SLB_LOAD|$SLB_SYSCTLS|$SLB_SEED"' >"$T_TMP/jobs/study.sh"
+(. "$T_ROOT/scripts/lib.sh" && write_study_job 5 1 500 7 "stress-ng:lockbus 1" "a.b=1 c.d=2" "SLB_SEED=3") >"$T_TMP/w.job"
+t_ok "... and sh reads back every variable from it" test "$(SLB_JOBS=$T_TMP/jobs sh "$T_TMP/w.job")" = "5|1|500|7|stress-ng:lockbus 1|a.b=1 c.d=2|3"
+# Who dispatches the reps (--runner, bench/runner/): checked before anything.
+t_ok "RUNNER=foo" refuses "RUNNER 'foo' is not allowed (allowed: local slurm)" --runner foo
+t_ok "--no-wait without RUNNER=slurm" refuses "--no-wait is for RUNNER=slurm" --no-wait
+t_ok "JOBS=17 on the local runner" refuses "JOBS=17 is out of range (allowed: 1 to 16)" --jobs 17
+# A PATH without Slurm's commands (links to everything else).
+mkdir -p "$T_TMP/bin"
+for f in /usr/bin/* /bin/*; do
+	case ${f##*/} in sbatch | squeue | scancel | scontrol | sacct) ;; *) ln -sf "$f" "$T_TMP/bin/" 2>/dev/null ;; esac
+done
+no_slurm() { PATH=$T_TMP/bin refuses "RUNNER=slurm needs Slurm's sbatch, which is not on PATH" --runner slurm; }
+t_ok "RUNNER=slurm without sbatch" no_slurm
+t_ok "RUNNER=slurm with TARGET=native" refuses "RUNNER=slurm runs TARGET=guest only, not 'native'" --runner slurm --target native
+t_ok "sweep: RUNNER=foo" t_refuses "RUNNER 'foo' is not allowed" "$SW" --validate --runner foo
+make -s -C "$T_ROOT" bench RUNNER=foo >"$T_TMP/make.out" 2>&1
+t_ok "make bench RUNNER=foo stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"RUNNER 'foo' is not allowed\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"

@@ -280,3 +280,20 @@ t_ok "summary figure data: per rep p99.9 and max, the control's range and the ra
 ratio_match() { [ "$(awk '$2 == "split-off" { print $6 }' "$T_TMP/harm/plots/data/summary-scen.dat")" = "$(jq -r '.comparisons[] | select(.label == "split-off / aligned") | .ratio_p999' "$T_TMP/harm/stats.json")" ]; }
 t_ok "... the ratio is the comparison's p99.9 ratio" ratio_match
 t_ok "1-CDF on a log latency axis" grep -q 'set logscale x' "$T_ROOT/plots/ccdf.gp"
+# A run of RUNNER=slurm (manifest .runner, bench/report-runner.sh): the
+# runner and each task Slurm ended without a result under Setup; the wall
+# clock on Slurm warned about at the head (nodes differ), not the virtual.
+"$FAKE" "$T_TMP/slurm" baseline:100:10:2:none aligned:100:10:2:completed
+slurm_manifest() {
+	jq -n --arg clock "$1" '{params: {clock: $clock, jobs: 2, runner: "slurm"}, runner: {kind: "slurm", array_job: "41", finish_job: "42", sbatch_opts: "",
+		reps: [{scenario: "baseline", rep: 1, task: "41_0", node: "n1", state: "COMPLETED", reason: "None", exit_code: "0:0"},
+		       {scenario: "aligned", rep: 1, task: "41_1", node: "n2", state: "NODE_FAIL", reason: "NodeDown", exit_code: "0:0"}]}}' >"$T_TMP/slurm/manifest.json"
+}
+slurm_manifest wall
+"$T_ROOT/bench/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
+t_ok "a Slurm run's report names the job array and its nodes" grep -q '^- runner: Slurm, job array 41 (one task per rep, 2 at a time) on n1, n2, finished by job 42$' "$T_TMP/slurm/report.md"
+t_ok "... and each task Slurm ended without a result, with its state and reason" grep -q 'aligned rep 1 (task 41_1 on n2): NODE_FAIL, reason NodeDown, exit 0:0' "$T_TMP/slurm/report.md"
+t_ok "... the wall clock on Slurm: a warning at the head (2 nodes)" grep -q '^\*\*Warning: wall clock on Slurm.\*\* The reps ran on 2 node(s) (n1, n2)' "$T_TMP/slurm/report.md"
+slurm_manifest virtual
+"$T_ROOT/bench/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
+t_ok "... the virtual clock on Slurm: no warning" sh -c "grep -q '^- runner: Slurm' '$T_TMP/slurm/report.md' && ! grep -q 'Warning: wall clock on Slurm' '$T_TMP/slurm/report.md'"

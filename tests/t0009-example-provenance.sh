@@ -32,3 +32,8 @@ changed() {
 	[ "$a" != "$b" ] && [ "$b" = "$c" ]
 }
 t_ok "a change to a run input changes the digest, a Markdown note does not" changed
+# What writes a rep's job (write_study_job, scripts/lib.sh) and gives its
+# guest its arguments and seed (bench/target/guest.sh) are inputs.
+in_inputs() { run_inputs | grep -qx "$1" || { echo "$1 is not among the run inputs"; return 1; }; }
+t_ok "the writer of a rep's job is a run input (scripts/lib.sh)" in_inputs scripts/lib.sh
+t_ok "the guest's arguments and seed are a run input (bench/target/guest.sh)" in_inputs bench/target/guest.sh

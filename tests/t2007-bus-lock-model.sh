@@ -20,8 +20,7 @@ for q in 1000 10000; do
 		--quantum-ns "$q" --results "$T_TMP" --id "q$q" >"$T_TMP/q$q.out" 2>&1 &
 done
 wait
-printf 'SLB_DURATION=3 SLB_WARMUP=1 SLB_INTERVAL=1000\nSLB_LOAD=slb-load:split SLB_SYSCTLS=\n. /jobs/study.sh\n' >"$T_TMP/q1ms.job"
-t_boot "$T_TMP/q1ms" -j "$T_TMP/q1ms.job" --clock virtual -a split_lock_detect=off -t 900 --quantum-ns 1000000
+t_boot "$T_TMP/q1ms" -j "$(t_study_job slb-load:split q1ms)" --clock virtual -a split_lock_detect=off -t 900 --quantum-ns 1000000
 
 all_ok() {
 	local q

@@ -5,11 +5,7 @@
 # still produced.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "failing-guest study test"
-cat >"$T_TMP/scenarios.conf" <<'CONF'
-# name | kernel | load | sysctls | what
-baseline | split_lock_detect=off | none | | no load
-broken   | rdinit=/nonexistent init=/nonexistent | none | | no init: panics at boot
-CONF
+t_failing_scenarios "$T_TMP/scenarios.conf"
 SLB_SCENARIO_FILE=$T_TMP/scenarios.conf "$T_ROOT/bench/study.sh" --scenarios broken,baseline \
 	--duration 3 --reps 1 --results "$T_TMP/res" --id f >"$T_TMP/out" 2>&1
 rc=$?
