@@ -56,7 +56,7 @@ help:
 	@echo "make initramfs  build the guest initramfs (cached)"
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
 	@echo "make shell      boot into an interactive guest shell"
-	@echo "make test       host unit tests and guest tests (TAP)"
+	@echo "make test       host unit tests and guest tests (TAP): TESTS= (default all) JOBS=$(JOBS) scripts at once"
 	@echo "make report RUN=<id>, make plots RUN=<id>   redo a stored run's report and plots"
 	@echo "make compare A=<id> B=<id>   per-scenario ratios B/A, significance, overlays"
 	@echo "make checkpatch style-check the kernel and QEMU series"
@@ -227,8 +227,15 @@ bench-model: all kernel qemu initramfs
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 
-test: all kernel kernel-nofix kernel-defwarn qemu initramfs $(UNIT_TESTS)
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) tests/run-tests.sh
+# The tests: the runner's arguments checked first (JOBS=x stops before
+# anything is built), then what the tests boot, then the scripts (TESTS=,
+# default all) JOBS at a time, one TAP stream (tests/run-tests.sh; those
+# marked "# t-serial" run alone).
+TESTS ?=
+test:
+	$(Q)tests/run-tests.sh --validate -j "$(JOBS)" $(TESTS)
+	$(Q)$(MAKE) --no-print-directory all kernel kernel-nofix kernel-defwarn qemu initramfs $(UNIT_TESTS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) tests/run-tests.sh -j "$(JOBS)" $(TESTS)
 
 checkpatch: kernel qemu
 	$(Q)scripts/checkpatch.sh
