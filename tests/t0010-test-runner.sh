@@ -97,3 +97,24 @@ t_ok "an unknown option is refused, named" t_refuses "'--bogus'" "$RT" --bogus
 t_ok "make test JOBS=x stops with exit 2 before building" sh -c "
 	make -s -C '$T_ROOT' test JOBS=x >'$T_TMP/make.out' 2>&1; [ \$? = 2 ] &&
 	grep -q \"JOBS 'x' is not a whole number\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
+
+# Ctrl-C with -j 2: the runner exits 130 and ends the scripts it started
+# (each in a process group of its own), with what they started.
+i=$T_TMP/int
+mkdir -p "$i"
+for n in 1 2; do
+	printf '. %q\necho $$ >%q\nsleep 300 &\necho $! >%q\nwait\n' "$T_ROOT/tests/lib.sh" "$i/t000$n.pid" "$i/t000$n.child" >"$i/t000$n-long.sh"
+done
+rc=$(t_interrupt "$T_TMP/int.out" 'TAP version' 2 "$RT" -j 2 --dir "$i")
+t_ok "Ctrl-C: the runner exits 130" [ "$rc" = 130 ]
+# gone: the processes whose pids the scripts wrote have ended (within 5 s).
+gone() {
+	local f
+	for _ in $(seq 1 50); do
+		for f in "$i"/*.pid "$i"/*.child; do kill -0 "$(cat "$f")" 2>/dev/null && { sleep 0.1; continue 2; }; done
+		return 0
+	done
+	echo "still running: $(for f in "$i"/*.pid "$i"/*.child; do kill -0 "$(cat "$f")" 2>/dev/null && echo "${f##*/}"; done)"
+	return 1
+}
+t_ok "Ctrl-C: both running scripts and their children ended" gone
