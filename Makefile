@@ -130,7 +130,7 @@ initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
 # so two of them at once run twice as many compilers as CPUs for a while;
 # that costs little next to the steps of each that use one CPU (extracting
 # the source, configuring, linking).
-BUILD_PAR = $(MAKE) --no-print-directory -j$$(nproc)
+BUILD_PAR = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) -j$$(nproc)
 
 CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(BUS_LOCK_NS)" --quantum-ns "$(QUANTUM_NS)"
 RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
