@@ -60,7 +60,7 @@ help:
 	@echo "make initramfs  build the guest initramfs (cached)"
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
 	@echo "make shell      boot into an interactive guest shell"
-	@echo "make test       host unit tests and guest tests (TAP)"
+	@echo "make test       host unit tests and guest tests (TAP): TESTS= (default all) JOBS=$(JOBS) scripts at once"
 	@echo "make report RUN=<id>, make plots RUN=<id>   redo a stored run's report and plots"
 	@echo "make compare A=<id> B=<id>   per-scenario ratios B/A, significance, overlays"
 	@echo "make checkpatch style-check the kernel and QEMU series"
@@ -102,10 +102,13 @@ kernel:
 # Kernel variants (scripts/build-kernel.sh --variant) for the tests and
 # scenarios that show what a patch or a build choice does: nofix is the
 # series without 0007, defwarn has the build-time default mode warn.
-kernel-nofix:
+# They build after the main kernel, whose objects they take from the
+# compiler cache (scripts/lib.sh use_ccache): only what they change is
+# compiled.
+kernel-nofix: kernel
 	$(Q)scripts/build-kernel.sh --variant nofix >/dev/null
 
-kernel-defwarn:
+kernel-defwarn: kernel
 	$(Q)scripts/build-kernel.sh --variant defwarn >/dev/null
 
 qemu:
@@ -125,6 +128,15 @@ $(KMOD): tests/kmod/slb_ksplit.c tests/kmod/Kbuild $(KERNEL_STAMP)
 # The initramfs path goes into build/initramfs.path for the run targets.
 initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
 	$(Q)scripts/build-initramfs.sh $(GUESTBIN) $(BUILD)/modules >$(BUILD)/initramfs.path
+
+# What the guest runs need, built with what does not depend on each other
+# overlapping (make -j): the host and guest tools and QEMU beside the
+# kernel, the variants and the initramfs (its module) once the kernel is
+# there. The kernel's and QEMU's own builds are parallel (-j$(nproc) each),
+# so two of them at once run twice as many compilers as CPUs for a while;
+# that costs little next to the steps of each that use one CPU (extracting
+# the source, configuring, linking).
+BUILD_PAR = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) -j$$(nproc)
 
 CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(or $(BUS_LOCK_NS),$(BUS_LOCK_NS_DEFAULT))" --quantum-ns "$(QUANTUM_NS)"
 RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
@@ -159,7 +171,7 @@ STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)
 	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 bench:
 	$(Q)bench/study.sh --validate $(STUDY_ARGS)
-	$(Q)if [ "$(TARGET)" = guest ]; then $(MAKE) --no-print-directory all kernel kernel-nofix qemu initramfs; \
+	$(Q)if [ "$(TARGET)" = guest ]; then $(BUILD_PAR) all kernel kernel-nofix qemu initramfs; \
 	else $(MAKE) --no-print-directory all; fi
 	$(Q)if [ "$(TARGET)" = guest ]; then export SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path); fi; \
 	bench/study.sh $(STUDY_ARGS)
@@ -173,7 +185,7 @@ SWEEP_ARGS = --runner "$(RUNNER)" --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURA
 	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)"
 bench-sweep:
 	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)
-	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)$(BUILD_PAR) all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_ARGS)
 
 # This machine's own split-lock costs, no emulator (bench/calibrate.sh):
@@ -205,7 +217,7 @@ VAL_ARGS = --bus-lock-model "$(BUS_LOCK_MODEL)" $(if $(BUS_LOCK_NS),--bus-lock-n
 	$(if $(VAL_DURATION),--duration "$(VAL_DURATION)") $(if $(VAL_REPS),--reps "$(VAL_REPS)") $(if $(VAL_SIZES),--sizes "$(VAL_SIZES)")
 validate-model:
 	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)
-	$(Q)$(MAKE) --no-print-directory all kernel qemu initramfs
+	$(Q)$(BUILD_PAR) all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-model.sh $(VAL_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
@@ -239,8 +251,15 @@ bench-model: all kernel qemu initramfs
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 
-test: all kernel kernel-nofix kernel-defwarn qemu initramfs $(UNIT_TESTS)
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) tests/run-tests.sh
+# The tests: the runner's arguments checked first (JOBS=x stops before
+# anything is built), then what the tests boot, then the scripts (TESTS=,
+# default all) JOBS at a time, one TAP stream (tests/run-tests.sh; those
+# marked "# t-serial" run alone).
+TESTS ?=
+test:
+	$(Q)tests/run-tests.sh --validate -j "$(JOBS)" $(TESTS)
+	$(Q)$(BUILD_PAR) all kernel kernel-nofix kernel-defwarn qemu initramfs $(UNIT_TESTS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) tests/run-tests.sh -j "$(JOBS)" $(TESTS)
 
 checkpatch: kernel qemu
 	$(Q)scripts/checkpatch.sh

@@ -51,7 +51,8 @@ kernel_dir() {
 	ver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||
 		die "$PKG is not installed: run 'make deps'"
 	# What decides the output: sources, patches, config, this script (not
-	# lib.sh or check-kconfig.sh, which only report).
+	# lib.sh or check-kconfig.sh, which only report; nor whether ccache is
+	# there: lib.sh use_ccache, which changes no object, t0011).
 	# shellcheck disable=SC2046
 	echo "$SLB_CACHE/kernel${variant:+-$variant}-$(hash_inputs "$PKG=$ver" $(kernel_configs) \
 		"$SLB_ROOT/patch/linux/series" $(kernel_patches) "$SLB_ROOT/scripts/build-kernel.sh")"
@@ -93,7 +94,14 @@ main() {
 	apply_patches "$dir/src" "$log" "$PKG" $(kernel_patches)
 	# shellcheck disable=SC2046
 	say "configuring: tinyconfig + $(kernel_configs | sed "s|$SLB_ROOT/||g")"
-	local mk=(make -C "$dir/src" O="$dir/build" ARCH=x86_64)
+	use_ccache
+	# The image does not depend on when, by whom or where (which cache
+	# entry) it was built, nor on ccache (scripts/lib.sh use_ccache, whose
+	# base_dir rewrites $dir/src/ to ../src/; the second map gives __FILE__
+	# what the kernel's own map of $dir/src/ gives without ccache).
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=splitlock-bench
+	export KBUILD_BUILD_HOST=cache KBUILD_BUILD_VERSION=1
+	local mk=(make -C "$dir/src" O="$dir/build" ARCH=x86_64 KCFLAGS=-fmacro-prefix-map=../src/= KAFLAGS=-fmacro-prefix-map=../src/=)
 	run_logged "$log" "${mk[@]}" tinyconfig
 	# shellcheck disable=SC2046
 	run_logged "$log" env -C "$dir/build" "$dir/src/scripts/kconfig/merge_config.sh" \

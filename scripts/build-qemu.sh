@@ -56,7 +56,8 @@ patches() { [ "$UNPATCHED" = 1 ] || series_files "$SLB_ROOT/patch/qemu"; }
 
 qemu_dir() {
 	# What decides the output: sources, patches, config, this script (not
-	# lib.sh, whose helpers only report progress).
+	# lib.sh, whose helpers only report progress; nor whether ccache is
+	# there: lib.sh use_ccache, which changes no object, t0011).
 	# shellcheck disable=SC2046
 	if [ "$UNPATCHED" = 1 ]; then
 		echo "$SLB_CACHE/qemu-unpatched-$(hash_inputs "qemu=$(source_version)" "$SLB_ROOT/scripts/build-qemu.sh")"
@@ -101,10 +102,16 @@ main() {
 	apply_patches "$dir/src" "$log" "qemu $ver" $(patches)
 	say "configuring x86_64-softmmu, TCG only"
 	mkdir -p "$dir/build"
+	use_ccache
+	# The binary does not depend on which cache entry it was built in, nor
+	# on ccache (scripts/lib.sh use_ccache, whose base_dir rewrites
+	# $dir/src/ to ../src/): __FILE__ and debug paths say ../src/ and the
+	# compile directory "." either way.
 	run_logged "$log" env -C "$dir/build" ../src/configure \
 		--target-list=x86_64-softmmu --without-default-features --enable-tcg \
 		--disable-kvm --disable-docs --disable-werror --disable-install-blobs \
-		--firmwarepath="$FIRMWARE"
+		--firmwarepath="$FIRMWARE" \
+		--extra-cflags="-fmacro-prefix-map=$dir/src/=../src/ -fdebug-prefix-map=$dir/src/=../src/ -fdebug-prefix-map=$dir/build=."
 	say "building qemu-system-x86_64 (about 3.5 min on 2 cores; log: $log)"
 	with_heartbeat 30 "qemu build" run_logged "$log" ninja -C "$dir/build" qemu-system-x86_64
 	touch "$dir/.done"

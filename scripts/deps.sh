@@ -9,6 +9,8 @@ PACKAGES=(
 	# guest kernel
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
 	cpio dwarves kmod xz-utils
+	# compiler cache of the kernel and QEMU builds (scripts/lib.sh use_ccache)
+	ccache
 	# guest userspace
 	busybox-static rt-tests stress-ng libc6-dev
 	# emulator: stock (firmware, comparison) and the build of our patched one

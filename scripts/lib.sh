@@ -204,6 +204,24 @@ run_logged() {
 	die "failed: $* (full log: $log)"
 }
 
+# use_ccache: route the C compiler of the kernel and QEMU builds through
+# Debian's ccache (make deps installs it) when it is there, its cache in
+# $SLB_CACHE/ccache, so that a patch change rebuilds only the objects it
+# touches. Not part of any cache key (lib.sh is not hashed): ccache must
+# not change what is built, and the build scripts make sure it does not
+# (objects identical with and without it, t0011): base_dir turns the
+# absolute paths under $SLB_CACHE into relative ones (../src/...), the same
+# in every cache entry, so that a new entry hits the objects of an older
+# one; the build scripts map those paths in __FILE__ and debug information
+# to what a build without ccache writes. SLB_CCACHE=0 builds without it.
+use_ccache() {
+	[ "${SLB_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null && [ -d /usr/lib/ccache ] || return 0
+	export CCACHE_DIR=$SLB_CACHE/ccache CCACHE_BASEDIR=$SLB_CACHE CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} PATH=/usr/lib/ccache:$PATH
+	mkdir -p "$CCACHE_DIR"
+	say "compiler cache: ccache in $CCACHE_DIR"
+}
+
 # with_heartbeat SECONDS LABEL CMD...: run CMD, printing LABEL and the elapsed
 # time every SECONDS so that long steps show they are alive.
 with_heartbeat() {

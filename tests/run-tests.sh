@@ -1,23 +1,144 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Run tests/tNNNN-*.sh in order (or those named as arguments) and print one
-# TAP stream, then "N passed, N failed, N skipped". Exit 1 if any failed.
-set -u
-cd "$(dirname "$0")" || exit 1
-T_STATE=$(mktemp -d)
-export T_STATE
-trap 'rm -rf "$T_STATE"' EXIT
-for c in n pass fail skip; do echo 0 >"$T_STATE/$c"; done
+# Run tests/tNNNN-*.sh (or the scripts named as arguments) and print one TAP
+# stream, numbered across all scripts in the order of the list, then
+# "N passed, N failed, N skipped".
+#
+#   run-tests.sh [-j JOBS] [--dir DIR] [--validate] [SCRIPT...]
+#
+# -j JOBS (default $SLB_TEST_JOBS, else 1): scripts run JOBS at a time. Each
+# has its own counters ($T_STATE, tests/lib.sh) and output buffer, numbered
+# from 1; the buffer is printed whole, in the order of the list, its test
+# lines renumbered to follow the scripts before it. JOBS 1 streams each
+# script's output as it comes. A script with a line "# t-serial" (a reason
+# may follow a colon) runs with nothing beside it: those that measure the
+# host (native split locks, host time), before the others start.
+# --dir DIR: the directory of the scripts (default this one; the runner's
+# own test, t0010, uses fake ones). --validate: check the arguments, run
+# nothing (make test, before it builds).
+# Exit: 0 all passed, 1 any failed, 2 bad usage (JOBS not 1 to 16, a script
+# that does not exist, an unknown option), naming the value.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+SLB_PROG=run-tests
+. "$here/../scripts/lib.sh"
+
+jobs=${SLB_TEST_JOBS:-1} dir=$here validate=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j | --jobs) [ $# -ge 2 ] || usage_error "$1 needs a value (allowed: 1 to 16)"; jobs=$2; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	--dir) [ $# -ge 2 ] || usage_error "--dir needs a directory"; dir=$2; shift 2 ;;
+	--validate) validate=1; shift ;;
+	--) shift; break ;;
+	-*) usage_error "unknown option '$1' (allowed: -j JOBS, --dir DIR, --validate)" ;;
+	*) break ;;
+	esac
+done
+check_number JOBS "$jobs" 1 16
+cd "$dir" 2>/dev/null || usage_error "--dir '$dir' is not a directory"
 if [ $# -gt 0 ]; then scripts=("$@"); else scripts=(t[0-9]*.sh); fi
-echo "TAP version 13"
 for t in "${scripts[@]}"; do
-	[ -f "$t" ] || { echo "run-tests: no test script '$t'" >&2; exit 2; }
+	[ -f "$t" ] || usage_error "no test script '$t' in $dir"
+done
+[ -z "$validate" ] || exit 0
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/slb-run-tests.XXXXXX")
+pids=()
+# On an interrupt, end the scripts still running (JOBS > 1; with JOBS 1 the
+# terminal's Ctrl-C reaches the script itself).
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do [ -z "$p" ] || kill -TERM -- "-$p" 2>/dev/null; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# is_serial SCRIPT: SCRIPT must run alone ("# t-serial" line).
+is_serial() { grep -q '^# t-serial\b' "$1"; }
+
+# run_one I: run script I with its own counters in $W/I/, printing its TAP
+# lines numbered from 1 (a non-zero exit is one more failed test).
+run_one() {
+	local t=${scripts[$1]} st=$W/$1 start n
+	mkdir -p "$st"
+	for c in n pass fail skip; do echo 0 >"$st/$c"; done
 	echo "# $t"
 	start=$(date +%s)
-	bash "$t" || { echo "not ok $(($(cat "$T_STATE/n") + 1)) - $t exited non-zero"; echo $(($(cat "$T_STATE/n") + 1)) >"$T_STATE/n"; echo $(($(cat "$T_STATE/fail") + 1)) >"$T_STATE/fail"; }
+	T_STATE=$st env --default-signal=INT bash "$t" </dev/null ||
+		{ n=$(($(cat "$st/n") + 1)); echo "not ok $n - $t exited non-zero"; echo "$n" >"$st/n"; echo $(($(cat "$st/fail") + 1)) >"$st/fail"; }
 	echo "# $t took $(($(date +%s) - start)) s"
+}
+
+# renumber OFFSET: add OFFSET to the number of each TAP test line.
+renumber() {
+	awk -v off="$1" '
+	match($0, /^(not )?ok [0-9]+/) {
+		pre = substr($0, 1, 1) == "n" ? "not ok " : "ok "
+		$0 = pre (substr($0, length(pre) + 1, RLENGTH - length(pre)) + off) substr($0, RLENGTH + 1)
+	}
+	{ print; fflush() }'
+}
+
+echo "TAP version 13"
+total=0
+if [ "$jobs" = 1 ]; then
+	for i in "${!scripts[@]}"; do
+		run_one "$i" | renumber "$total"
+		total=$((total + $(cat "$W/$i/n")))
+	done
+else
+	# Serial scripts first, one at a time, then the others JOBS at a time;
+	# printing follows the list order whatever order they finish in.
+	order=()
+	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" && order+=("$i"); done
+	nserial=${#order[@]}
+	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" || order+=("$i"); done
+	printed=0
+	# Job control: each script in a process group of its own, which
+	# cleanup ends as a whole (its guests too).
+	set -m
+	# flush: print every finished script at the head of the list.
+	flush() {
+		while [ "$printed" -lt "${#scripts[@]}" ] && [ -f "$W/$printed.done" ]; do
+			renumber "$total" <"$W/$printed.out"
+			cat "$W/$printed.err" >&2
+			total=$((total + $(cat "$W/$printed/n")))
+			printed=$((printed + 1))
+		done
+	}
+	# reap: forget the scripts that have finished; print what can be.
+	reap() {
+		local k
+		for k in "${!pids[@]}"; do
+			if [ -f "$W/$k.done" ] || ! kill -0 "${pids[$k]}" 2>/dev/null; then
+				wait "${pids[$k]}" 2>/dev/null
+				touch "$W/$k.done"
+				unset "pids[$k]"
+			fi
+		done
+		flush
+	}
+	for k in "${!order[@]}"; do
+		i=${order[$k]}
+		limit=$jobs
+		[ "$k" -ge "$nserial" ] || limit=1
+		# wait -n returns when one script ends; its .done marks which.
+		while [ "${#pids[@]}" -ge "$limit" ]; do wait -n 2>/dev/null; reap; done
+		( run_one "$i"; touch "$W/$i.done" ) >"$W/$i.out" 2>"$W/$i.err" &
+		pids[$i]=$!
+		# A serial script ends before the next one starts.
+		[ "$limit" != 1 ] || while [ "${#pids[@]}" -gt 0 ]; do wait -n 2>/dev/null; reap; done
+	done
+	while [ "${#pids[@]}" -gt 0 ]; do wait -n 2>/dev/null; reap; done
+	flush
+fi
+echo "1..$total"
+pass=0 fail=0 skip=0
+for i in "${!scripts[@]}"; do
+	pass=$((pass + $(cat "$W/$i/pass"))) fail=$((fail + $(cat "$W/$i/fail"))) skip=$((skip + $(cat "$W/$i/skip")))
 done
-echo "1..$(cat "$T_STATE/n")"
-pass=$(cat "$T_STATE/pass") fail=$(cat "$T_STATE/fail") skip=$(cat "$T_STATE/skip")
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

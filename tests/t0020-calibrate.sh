@@ -13,6 +13,7 @@
 # here plan about 0.4 s of split locks in all (tiny sizes, durations and
 # issuer budgets, the victim's load rate-limited), and the tool's own
 # budget check (--max-split-s 1) holds each run to that.
+# t-serial: native split locks, and the issuer's cost against an aligned one on the host
 . "$(dirname "$0")/lib.sh"
 cal=$GUESTBIN/slb-calibrate
 script=$T_ROOT/bench/calibrate.sh
