@@ -5,7 +5,9 @@
 # (a split-lock loop on the housekeeping vCPU, cyclictest on the isolated
 # one, 3 s of virtual time after 1 s of warm-up, seed 1: deterministic, so
 # every run does exactly the same guest work), interleaved rep by rep:
-#   model   SLB_QEMU with bus-lock-ns 1000 (the default model)
+#   model   SLB_QEMU with bus-lock-ns 1000 (the all-stall model)
+#   calib   SLB_QEMU with the calibrated model of the committed
+#           calibration (a per-vCPU cache looked up at every data access)
 #   free    SLB_QEMU with bus-lock-ns 0 (split locks cost nothing)
 #   base    SLB_QEMU_BASE with bus-lock-ns 1000, if set: a build of an
 #           earlier patch/qemu, to compare two versions of the model
@@ -18,6 +20,7 @@
 set -uo pipefail
 SLB_PROG=model-cost
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
 reps=${1:-6}
 case $reps in '' | *[!0-9]*) usage_error "REPS '$reps' is not a whole number from 4 to 100" ;; esac
 [ "$reps" -ge 4 ] && [ "$reps" -le 100 ] || usage_error "REPS $reps is out of range (allowed: 4 to 100: an interval needs 4 runs a side)"
@@ -31,17 +34,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 write_study_job 3 1 1000 0 slb-load:split "" >"$tmp/job.sh"
 
-variants=(model free)
+bus_model_load calibrated "$SLB_ROOT/$CALIBRATION_DEFAULT"
+variants=(model calib free)
 [ -z "$base" ] || variants+=(base)
 for r in $(seq 1 "$reps"); do
 	for v in "${variants[@]}"; do
 		case $v in
-		model) bin=$qemu ns=1000 ;;
-		free) bin=$qemu ns=0 ;;
-		*) bin=$base ns=1000 ;;
+		model) bin=$qemu args=(--bus-lock-ns 1000) ;;
+		calib) bin=$qemu; read -ra args <<<"$(bus_model_args)" ;;
+		free) bin=$qemu args=(--bus-lock-ns 0) ;;
+		*) bin=$base args=(--bus-lock-ns 1000) ;;
 		esac
 		say "rep $r/$reps: $v"
-		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual --bus-lock-ns "$ns" --qemu "$bin" \
+		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual "${args[@]}" --qemu "$bin" \
 			-o "$tmp/$v$r" -j "$tmp/job.sh" -a split_lock_detect=off -t 900) ||
 			die "guest run $v $r failed: $(cat "$tmp/$v$r/outcome.json" 2>/dev/null)"
 		echo "$v $cpu" >>"$tmp/cpu"
@@ -51,4 +56,6 @@ echo "host CPU time of one split-off guest run (3 s of virtual time, boot includ
 awk '{ n[$1]++; s[$1] += $2 } END { for (v in n) printf "  %-6s %7.2f s (mean)\n", v, s[v] / n[v] }' "$tmp/cpu" | sort
 echo "ratios (1.000 = the same host time):"
 printf '  %s\n' "$("$RATIO" model free "$tmp/cpu")"
+printf '  %s\n' "$("$RATIO" calib model "$tmp/cpu")"
+printf '  %s\n' "$("$RATIO" calib free "$tmp/cpu")"
 [ -z "$base" ] || printf '  %s\n' "$("$RATIO" model base "$tmp/cpu")"
