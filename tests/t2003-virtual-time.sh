@@ -78,8 +78,9 @@ same_hists() {
 }
 t_ok "JOBS=1 and JOBS=2 studies both complete" sh -c "[ -s '$T_TMP/jobs1/j/summary.json' ] && [ -s '$T_TMP/jobs2/j/summary.json' ]"
 t_ok "JOBS=1 and JOBS=2 give byte-identical histograms" same_hists
-t_ok "the manifest records the clock mode, jobs and bus-lock cost" \
-	jq -e '.params.clock == "virtual" and .params.jobs == 2 and .params.bus_lock_ns == 1000' "$T_TMP/jobs2/j/manifest.json"
+t_ok "the manifest records the clock mode, jobs and the bus-lock model (calibrated: its cost and hold)" \
+	jq -e '.params.clock == "virtual" and .params.jobs == 2 and .params.bus_lock_model == "calibrated"
+		and .params.bus_lock_ns == 57283 and .params.bus_hold_ns == 7034' "$T_TMP/jobs2/j/manifest.json"
 
 # QEMU refuses what the model cannot do.
 t_ok "QEMU: bus-lock-ns without -icount is refused" t_qemu_refuses "bus-lock-ns needs TCG with -icount" \
