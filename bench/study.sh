@@ -230,8 +230,14 @@ rep_record() {
 study_args() {
 	printf '%s\n' --target "$target" --scenarios "${list[*]}" --duration "$duration" --reps "$reps" \
 		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
-		--bus-lock-ns "$bus_lock_ns" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
+		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
+	# the model as given: all its cost, calibrated its file (which sets the cost)
+	if [ "$bus_model" = all ]; then
+		printf '%s\n' --bus-lock-ns "$bus_lock_ns"
+	else
+		printf '%s\n' --calibration "$(realpath "$calibration")"
+	fi
 }
 
 # study_finish: every rep is recorded: the target cleaned up, the
