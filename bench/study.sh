@@ -100,9 +100,9 @@ USAGE
 all_scenarios() { scenario_names "$SCENARIO_FILE"; }
 field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
-opts=$(getopt -n study -o T:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+opts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-	-o R: -l runner:,no-wait,task:,finish: -- "$@") || exit 2
+	-l runner:,no-wait,task:,finish: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in

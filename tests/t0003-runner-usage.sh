@@ -35,3 +35,17 @@ t_ok "model-cost: an emulator that is not there" t_refuses "SLB_QEMU '$T_TMP/non
 	env SLB_QEMU="$T_TMP/none" "$MC" 4
 t_ok "model-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
 	env SLB_QEMU=/bin/true SLB_QEMU_BASE="$T_TMP/none" "$MC" 4
+
+# Every short option a tool's --help lists is one its getopt takes (a second
+# "-o" given to util-linux getopt replaces the first, which once left the
+# study refusing -s, -j and -o).
+short_opts_taken() { # short_opts_taken TOOL: none of --help's -X is refused
+	local o bad=
+	for o in $("$1" --help 2>&1 | sed -n 's/^ *-\([A-Za-z]\), --.*/\1/p'); do
+		"$1" "-$o" 2>&1 </dev/null | grep -q "invalid option -- '$o'" && bad="$bad -$o"
+	done
+	[ -z "$bad" ] || { echo "$(basename "$1") --help lists$bad, its getopt refuses them"; return 1; }
+}
+for tool in study sweep calibrate validate-model run-guest target/run-native; do
+	t_ok "$tool: the short options of --help are taken" short_opts_taken "$T_ROOT/bench/$tool.sh"
+done
