@@ -32,6 +32,28 @@ slb_done() {
 	slb-frame --done "$1"
 }
 
+# slb_mul32 A B: A * B mod 2^32 (A, B < 2^32), in halves so that no product
+# passes the shell's signed 64-bit arithmetic.
+slb_mul32() {
+	echo $((($1 * ($2 & 65535) + ((($1 * ($2 >> 16)) & 65535) << 16)) & 4294967295))
+}
+
+# slb_seed_offset_us SEED RANGE: the rep's start offset in us, 0 to RANGE-1,
+# from a 32-bit mixing hash of SEED (murmur3's finaliser). Successive seeds
+# must give independent offsets: a linear SEED * C mod RANGE moved each rep's
+# phase against the 1 ms tick and cyclictest's period by the same step, so
+# the reps sampled one narrow band of phases, and an unrelated change of the
+# guest (boot a few us longer) moved the whole band and the results with it.
+slb_seed_offset_us() {
+	h=$(($1 & 4294967295))
+	h=$((h ^ (h >> 16)))
+	h=$(slb_mul32 "$h" 2246822507)
+	h=$((h ^ (h >> 13)))
+	h=$(slb_mul32 "$h" 3266489909)
+	h=$((h ^ (h >> 16)))
+	echo $((h % $2))
+}
+
 # slb_isolated_cpus: the kernel's isolated CPU list (empty if none).
 slb_isolated_cpus() {
 	cat /sys/devices/system/cpu/isolated 2>/dev/null

@@ -34,10 +34,12 @@ rate=${SLB_LOAD_RATE:-0}
 
 # The load starts first and runs past the end of the measurement, so the
 # histogram holds loaded time only. In the virtual clock mode the seed
-# (slb.seed) moves the load's start by up to 100 ms: reps differ by that
-# recorded offset, not by host noise.
+# (slb.seed) moves cyclictest's start against the load's by a hashed 0 to
+# 100 ms: reps differ by that recorded offset, not by host noise, and
+# their phases against the tick, the period and the offender are
+# independent of one another (slb_seed_offset_us).
 seed=${SLB_SEED:-$(slb_cmdline_arg slb.seed)}
-offset_us=$(((${seed:-0} * 7919) % 100000))
+offset_us=$(slb_seed_offset_us "${seed:-0}" 100000)
 printf 'seed=%s\nload_offset_us=%s\n' "${seed:-none}" "$offset_us" >>facts.txt
 loaddur=$((SLB_DURATION + SLB_WARMUP + 1))
 case $SLB_LOAD in
