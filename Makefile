@@ -46,7 +46,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu bench-model calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -66,6 +66,7 @@ help:
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
 	@echo "make bench-model benchmark: host time of the bus-lock model (REPS_MODEL=6; SLB_QEMU_BASE= an earlier build)"
+	@echo "make bench-image does an unused file in the guest image move the results? IMAGE_SCENARIOS= IMAGE_PAD= REPS="
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
@@ -248,6 +249,17 @@ bench-qemu: all kernel qemu initramfs
 # build) if set, interleaved (bench/model-cost.sh).
 bench-model: all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/model-cost.sh $(REPS_MODEL)
+
+# Does an unrelated change of the guest image (an unused file) move the
+# study's results more than its intervals say? (bench/image-change.sh)
+IMAGE_SCENARIOS ?= baseline,aligned,split-off,split-warn
+IMAGE_PAD       ?= 1000003
+IMAGE_ARGS = --scenarios "$(IMAGE_SCENARIOS)" --pad "$(IMAGE_PAD)" --duration "$(DURATION)" --reps "$(REPS)" \
+	--jobs "$(JOBS)" --bus-lock-model "$(BUS_LOCK_MODEL)"
+bench-image:
+	$(Q)bench/image-change.sh --validate $(IMAGE_ARGS)
+	$(Q)$(BUILD_PAR) all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/image-change.sh $(IMAGE_ARGS)
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/image-change.sh (make bench-image) end to end on a tiny matrix
+# (baseline and aligned, 1 rep of 3 s on each image): image B is image A
+# and an unused file, which the guest kernel unpacks (its initrd is larger
+# by the file); both studies, their comparison and image.json/md come
+# out; image B is not kept; a failing study leaves nothing.
+. "$(dirname "$0")/lib.sh"
+t_require_guest "image-change tests"
+IC=$T_ROOT/bench/image-change.sh
+res=$T_TMP/results
+"$IC" --scenarios baseline,aligned --pad 2000000 --duration 3 --reps 1 --results "$res" --id i >"$T_TMP/ic.out" 2>&1
+rc=$?
+r=$res/i
+t_ok "the run completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/ic.out'; exit 1; }"
+t_ok "progress names both images" sh -c "grep -q '\[1/2\] the study on image A' '$T_TMP/ic.out' && grep -q '\[2/2\] the study on image B' '$T_TMP/ic.out'"
+t_ok "a study per image, and their comparison" sh -c "[ -s '$r/A/stats.json' ] && [ -s '$r/B/stats.json' ] && [ -s '$r/compare-A-vs-B/compare.json' ]"
+# freed KIB FILE: the guest kernel's "Freeing initrd memory: NK".
+freed() { sed -n 's/.*Freeing initrd memory: \([0-9]*\)K.*/\1/p' "$1"; }
+grown() {
+	local a b
+	a=$(freed "$r/A/baseline/rep1/console.log") b=$(freed "$r/B/baseline/rep1/console.log")
+	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge 1900 ] && [ $((b - a)) -le 2000 ] ||
+		{ echo "initrd memory freed: A ${a}K, B ${b}K; expected B larger by the 2000000-byte file"; return 1; }
+}
+t_ok "the guest unpacked image B: its initrd is larger by the file" grown
+t_ok "image.json names both images and the pad" jq -e '.image_b.pad_bytes == 2000000 and (.image_a.sha256 | length == 64)
+	and .image_a.sha256 != .image_b.sha256 and .clock == "virtual"' "$r/image.json"
+t_ok "image.json has B/A per scenario and the study's comparison on each image" \
+	jq -e '([.scenarios[].scenario] | sort) == ["aligned", "baseline"] and ([.comparisons[].label] == ["aligned / baseline"])
+	and (.comparisons[0] | has("b_in_a") and has("a_in_b") and has("same_verdict"))' "$r/image.json"
+t_ok "image.md has both tables" sh -c "grep -q '^| baseline | x' '$r/image.md' && grep -q '^| aligned / baseline | x' '$r/image.md'"
+t_ok "image B itself is not kept" sh -c "! find '$r' -name B.img | grep -q ."
+t_ok "the same id is refused" t_refuses "'i' exists" "$IC" --scenarios baseline --reps 1 --duration 3 --results "$res" --id i
+t_ok "a pad of 0 bytes is refused" t_refuses "--pad=0 is out of range (allowed: 1 to 100000000)" "$IC" --pad 0 --results "$res"
+t_ok "no SLB_INITRD is refused" t_refuses "SLB_INITRD '' is not a file" env -u SLB_INITRD "$IC" --results "$res"
+SLB_QEMU=/bin/false "$IC" --scenarios baseline --duration 3 --reps 1 --results "$res" --id f >"$T_TMP/f.out" 2>&1
+rc=$?
+t_ok "a failing study fails the run (exit 1) and names its log" sh -c "[ $rc = 1 ] && grep -q 'the study on image A failed (log: ' '$T_TMP/f.out' || { cat '$T_TMP/f.out'; exit 1; }"
+t_ok "... and keeps no run" test ! -e "$res/f"
