@@ -9,6 +9,8 @@
 # all-stall model: the aligned control runs once, split-off once per cost,
 # and a larger cost hurts more (1000 against 3000 ns: with a debt cap of
 # one quantum, patch/qemu 0004's first version, 3000 came out below 1000).
+# The Slurm runner passes the scaled cost to its tasks (study.args; a stub
+# sbatch, no guest).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "sweep tests"
 res=$T_TMP/results
@@ -62,3 +64,27 @@ t_ok "the aligned control is the same on every row" jq -e '[.rows[].aligned_p999
 t_ok "the plot is a PNG" t_is_png "$sw/sweep.png" 5000
 t_ok "... and an SVG naming the all-stall model" sh -c "t_is_svg() { grep -q '<svg' \"\$1\" && grep -q '</svg>' \"\$1\"; }; t_is_svg '$sw/sweep.svg' && grep -q 'all-stall model' '$sw/sweep.svg'"
 t_ok "no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
+
+# The Slurm runner's tasks call the study with the options it saves
+# (study_args, slurm/study.args): they carry the cost the calibration is
+# scaled to. A stub sbatch keeps study.args and refuses the job (no guest
+# starts; the study stops with exit 1 and keeps nothing).
+mkdir -p "$T_TMP/slurmbin"
+cat >"$T_TMP/slurmbin/sbatch" <<STUB
+#!/bin/sh
+for a; do d=\$a; done
+cp "\$d/slurm/study.args" "$T_TMP/study.args"
+echo "stub sbatch: not submitted"
+STUB
+for c in squeue scancel scontrol; do printf '#!/bin/sh\nexit 1\n' >"$T_TMP/slurmbin/$c"; done
+chmod +x "$T_TMP"/slurmbin/*
+PATH=$T_TMP/slurmbin:$PATH "$T_ROOT/bench/study.sh" --runner slurm --scenarios split-off --bus-lock-ns 1000 --duration 3 --reps 1 \
+	--results "$res" --id sl >"$T_TMP/sl.out" 2>&1
+slurm_args() {
+	local a
+	a=$(tr '\n' ' ' <"$T_TMP/study.args" 2>/dev/null)
+	case $a in *"--bus-lock-model calibrated "*"--calibration $T_ROOT/results/example-calibrate-"*"/calibration.json --bus-lock-ns 1000 "*) return 0 ;; esac
+	echo "study.args: '$a'"; tail -3 "$T_TMP/sl.out"; return 1
+}
+t_ok "the Slurm tasks' options carry the scaled calibration (study.args: --calibration, --bus-lock-ns 1000)" slurm_args
+t_ok "... the stub's refusal kept nothing" sh -c "grep -q 'sbatch refused the job array' '$T_TMP/sl.out' && ! ls -d '$res'/.incomplete-* '$res/sl' 2>/dev/null"
