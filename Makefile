@@ -15,8 +15,10 @@ LDLIBS  += -lm -lpthread
 include rt-config/defaults.conf
 VCPUS       ?= $(VCPUS_DEFAULT)
 CLOCK       ?= $(CLOCK_DEFAULT)
-# BUS_LOCK_NS: the all-stall model's cost (BUS_LOCK_MODEL=all); unset, the
-# default for a guest run and, for a study, the calibrated model's own.
+# BUS_LOCK_NS: the all-stall model's cost (BUS_LOCK_MODEL=all), or for a
+# study under the calibrated model the cost its calibration is scaled to
+# (the hold in proportion); unset, the default for a guest run and, for a
+# study, the calibrated model's own.
 BUS_LOCK_NS ?=
 BUS_LOCK_MODEL ?= $(BUS_LOCK_MODEL_DEFAULT)
 CALIBRATION ?=
@@ -70,13 +72,13 @@ help:
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
-	@echo "make bench-sweep  split-off against the bus-lock cost: SWEEP_NS=\"$(SWEEP_NS)\""
+	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): SWEEP_NS=\"$(or $(SWEEP_NS),$(if $(filter all,$(BUS_LOCK_MODEL)),$(SWEEP_NS_ALL_DEFAULT),$(SWEEP_NS_DEFAULT)))\""
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
 	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_MODEL=$(BUS_LOCK_MODEL) (calibrated|all) CALIBRATION=<calibration.json>"
-	@echo "           BUS_LOCK_NS=<ns, model all> QUANTUM_NS=$(QUANTUM_NS)"
+	@echo "           BUS_LOCK_NS=<ns: model all, or calibrated scaled to it> QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
 
 deps:
@@ -178,12 +180,15 @@ bench:
 	bench/study.sh $(STUDY_ARGS)
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
-# cost in SWEEP_NS, virtual clock; plots p99 / p99.9 / max against it.
-SWEEP_NS       ?= $(SWEEP_NS_DEFAULT)
+# cost in SWEEP_NS, virtual clock, under BUS_LOCK_MODEL (calibrated: the
+# calibration scaled to each cost; all: the all-stall model's cost);
+# plots p99 / p99.9 / max against it. SWEEP_NS unset: the model's default.
+SWEEP_NS       ?=
 SWEEP_DURATION ?= $(SWEEP_DURATION_DEFAULT)
 SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
-SWEEP_ARGS = --runner "$(RUNNER)" --costs "$(SWEEP_NS)" --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
-	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)"
+SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
+	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
+	$(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 bench-sweep:
 	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs

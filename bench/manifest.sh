@@ -10,7 +10,8 @@
 # scenarios skipped there, with why (RUNDIR/skipped.txt).
 #   manifest.sh RUNDIR ID KEY=VALUE...   (numeric parameters: duration_s,
 #   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, bus_hold_ns,
-#   bus_cache_kb, bus_cache_ways, quantum_ns,
+#   bus_cache_kb, bus_cache_ways, quantum_ns, calibrated_cost_ns and
+#   calibrated_hold_ns (a calibration scaled to bus_lock_ns: its own),
 #   load_rate, measure_cpu; strings: clock, cpu, target, load_cpus,
 #   bus_lock_model, calibration)
 set -euo pipefail

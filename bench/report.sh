@@ -43,7 +43,7 @@ mf=$m
 		"- date: \(.date // "?"); host: \(.host.cpu // "?"), \(.host.cores // "?") cores",
 		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
-		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all"): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
+		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all")\(if .params.calibrated_cost_ns then ", scaled to cost \(.params.bus_lock_ns) ns: hold \(.params.bus_hold_ns) ns (the calibration'"'"'s \(.params.calibrated_cost_ns) and \(.params.calibrated_hold_ns) ns, scaled by \(.params.bus_lock_ns)/\(.params.calibrated_cost_ns))" else "" end): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
 		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: `rep<k>/cmdline`)"' "$mf"
 	report_runner_setup "$mf"
@@ -123,8 +123,12 @@ mf=$m
 		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
 		echo "may land up to a quantum early or late), and a split lock that does not trap"
 		if [ "$(jq -r '.params.bus_lock_model // "all"' "$mf")" = calibrated ]; then
-			jq -r '.params | "costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns, as the native",
-				"calibration \(.calibration) measured (bench/lib/calibration.jq, cal_model): another vCPU",
+			jq -r '.params | if .calibrated_cost_ns then
+				"costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns: the native calibration",
+				"\(.calibration) (\(.calibrated_cost_ns) and \(.calibrated_hold_ns) ns) scaled to a cost of \(.bus_lock_ns) ns",
+				"(bench/lib/calibration.jq, cal_model; the hold in proportion, the cache unchanged): another vCPU"
+				else "costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns, as the native",
+				"calibration \(.calibration) measured (bench/lib/calibration.jq, cal_model): another vCPU" end,
 				"waits for the rest of a lock only at a data access that misses its \(.bus_cache_kb) KiB",
 				"modelled cache (\(.bus_cache_ways) ways, LRU, by linear address: the caches a bus lock did not reach",
 				"there); arithmetic and hits go on (a sleeping vCPU owes nothing). The worst case,"' "$mf"

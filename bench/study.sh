@@ -67,7 +67,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
                         the calibrated model (default \$SLB_CALIBRATION or
                         $CALIBRATION_DEFAULT)
       --bus-lock-ns N   virtual, model all: ns one split lock holds the bus,
-                        0 to 1000000 (default $BUS_LOCK_NS_DEFAULT)
+                        0 to 1000000 (default $BUS_LOCK_NS_DEFAULT); model
+                        calibrated: the calibration scaled to a split lock
+                        of N ns, 1 to 1000000 (the hold in proportion, the
+                        cache unchanged; default the calibration's cost)
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 (default $QUANTUM_NS_DEFAULT)
   -j, --jobs N          guests run at once, 1 to 16 (default $JOBS_DEFAULT); in the
                         virtual mode results do not depend on it; native: 1;
@@ -148,11 +151,19 @@ check_number VCPUS "$vcpus" 2 8
 check_number INTERVAL "$interval" 100 100000
 check_number WARMUP "$warmup" 0 60
 check_choice CLOCK "$clock" virtual wall
-check_number BUS_LOCK_NS "$bus_lock_ns" 0 1000000
 check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
-[ "$bus_model" = all ] || [ "$bus_lock_ns_given" = 0 ] ||
-	usage_error "BUS_LOCK_NS=$bus_lock_ns is for BUS_LOCK_MODEL=all (calibrated takes its figures from CALIBRATION)"
-[ "$clock" = wall ] || bus_model_load "$bus_model" "$calibration"
+# The calibrated model takes a cost as a scaling of its calibration
+# (bus_model_load; a split lock of 0 ns has nothing to scale).
+cal_scale=
+if [ "$bus_model" = all ] || [ "$bus_lock_ns_given" = 0 ]; then
+	check_number BUS_LOCK_NS "$bus_lock_ns" 0 1000000
+else
+	[ "$bus_lock_ns" != 0 ] ||
+		usage_error "BUS_LOCK_NS=0 is out of range for BUS_LOCK_MODEL=calibrated, which scales its calibration to that cost (allowed: 1 to 1000000)"
+	check_number BUS_LOCK_NS "$bus_lock_ns" 1 1000000
+	cal_scale=$bus_lock_ns
+fi
+[ "$clock" = wall ] || bus_model_load "$bus_model" "$calibration" "$cal_scale"
 check_number QUANTUM_NS "$quantum_ns" 1000 10000000
 check_number LOAD_RATE "$load_rate" 0 100000000
 [ -f "$SCENARIO_FILE" ] || usage_error "scenario file '$SCENARIO_FILE' does not exist"
@@ -232,11 +243,13 @@ study_args() {
 		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
 		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
-	# the model as given: all its cost, calibrated its file (which sets the cost)
+	# the model as given: all its cost, calibrated its file (which sets the
+	# cost) and the cost it is scaled to, if one was given
 	if [ "$bus_model" = all ]; then
 		printf '%s\n' --bus-lock-ns "$bus_lock_ns"
 	else
 		printf '%s\n' --calibration "$(realpath "$calibration")"
+		[ -z "$cal_scale" ] || printf '%s\n' --bus-lock-ns "$cal_scale"
 	fi
 }
 

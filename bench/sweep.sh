@@ -3,31 +3,51 @@
 # The bus-lock cost sweep (make bench-sweep): for each cost C, a virtual-
 # clock study of split-off (bench/study.sh with --bus-lock-ns C), and once
 # its aligned control (no split locks: the cost does not apply), then one
-# table and plot of the isolated vCPU's p99 / p99.9 / max (pooled,
-# corrected for coordinated omission) against C: from which bus-lock cost
-# does the offender break a 100 us deadline? Results in
-# RESULTS/sweep-<id>/ (written as .incomplete-sweep-<id>, renamed at the
-# end), one study run per cost under it (ns<C>/) and aligned/. Each study
-# runs on the runner --runner names (local: one study after another; slurm:
-# every study submitted at once, each a job array; bench/runner/).
+# table, plot and report of the isolated vCPU's p99 / p99.9 / max (pooled,
+# corrected for coordinated omission) against C: from which split-lock
+# cost does the offender break a 100 us deadline?
 #
-# Exit status: 0 done, 1 failure, 2 usage error (nothing started).
+# The model is the study's (--bus-lock-model): calibrated (the default)
+# sweeps the calibration scaled to each cost C (the issuer pays C, the bus
+# is held the calibration's share of it, the modelled cache unchanged:
+# cal_model in bench/lib/calibration.jq through bus_model_load), the cost
+# "cal" standing for the calibration's own; all sweeps the all-stall
+# model's cost (every vCPU that meets a lock waits for all of it: the
+# worst case). Results in RESULTS/sweep-<id>/ (written as
+# .incomplete-sweep-<id>, renamed at the end): one study run per cost
+# under it (ns<C>/) and aligned/; sweep.dat, sweep.json, sweep.png/svg,
+# report.md. Each study runs on the runner --runner names (local: one
+# study after another; slurm: every study submitted at once, each a job
+# array; bench/runner/).
+#
+# Exit status: 0 done, 1 failure, 2 usage error (nothing started), 130
+# interrupted (nothing kept).
 set -uo pipefail
 SLB_PROG=sweep
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
-costs=$SWEEP_NS_DEFAULT duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
+costs= duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
 quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
+bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 
 usage() {
 	cat <<USAGE
 Usage: sweep.sh [options]
-Run split-off and aligned for each bus-lock cost (virtual clock) and plot
+Run split-off and aligned for each split-lock cost (virtual clock) and plot
 the isolated vCPU's latency against the cost.
 
-      --costs LIST      bus-lock costs in ns, 1 to 1000000, space- or
-                        comma-separated, at least two (default "$costs")
+      --bus-lock-model M  calibrated (the calibration scaled to each cost:
+                        the hold in proportion, the cache unchanged) or all
+                        (every vCPU that meets a lock waits for all of it:
+                        the worst case); default \$SLB_BUS_LOCK_MODEL or
+                        $BUS_LOCK_MODEL_DEFAULT
+      --calibration FILE  the calibrated model's native calibration.json
+                        (default \$SLB_CALIBRATION or $CALIBRATION_DEFAULT)
+      --costs LIST      split-lock costs in ns, 1 to 1000000, space- or
+                        comma-separated, at least two; calibrated: "cal" is
+                        the calibration's own (default "$SWEEP_NS_DEFAULT";
+                        all: "$SWEEP_NS_ALL_DEFAULT")
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $duration)
   -r, --reps N          repetitions per cost, 1 to 100 (default $reps)
   -v, --vcpus N         guest vCPUs, 2 to 8 (default $vcpus)
@@ -45,11 +65,13 @@ USAGE
 }
 
 opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
-	-l runner: -- "$@") || exit 2
+	-l runner:,bus-lock-model:,calibration: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
 	--costs) costs=$2; shift 2 ;;
+	--bus-lock-model) bus_model=$2; shift 2 ;;
+	--calibration) calibration=$2; shift 2 ;;
 	-d | --duration) duration=$2; shift 2 ;;
 	-r | --reps) reps=$2; shift 2 ;;
 	-v | --vcpus) vcpus=$2; shift 2 ;;
@@ -65,13 +87,46 @@ while true; do
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
-list=$(echo "$costs" | tr ',' ' ')
-for c in $list; do check_number "bus-lock cost" "$c" 1 1000000; done
+check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
+if [ -z "$costs" ]; then
+	if [ "$bus_model" = all ]; then costs=$SWEEP_NS_ALL_DEFAULT; else costs=$SWEEP_NS_DEFAULT; fi
+fi
+# The costs, numbers ("cal": the calibration's own), in increasing order;
+# per cost the hold its model gives (bus_model_load: calibrated, the
+# calibration scaled to it; all, the whole cost).
+if [ "$bus_model" = calibrated ]; then
+	bus_model_load calibrated "$calibration"
+	cal_cost=$bus_lock_ns
+fi
+list=
+for c in $(echo "$costs" | tr ',' ' '); do
+	if [ "$c" = cal ]; then
+		[ "$bus_model" = calibrated ] ||
+			usage_error "bus-lock cost 'cal' (the calibration's own) is for BUS_LOCK_MODEL=calibrated (allowed: 1 to 1000000)"
+		c=$cal_cost
+	fi
+	check_number "bus-lock cost" "$c" 1 1000000
+	list+=" $c"
+done
+list=$(echo $list | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
+list=${list% }
 [ "$(echo "$list" | wc -w)" -ge 2 ] || usage_error "--costs '$costs': a sweep needs at least two costs"
+declare -A hold=() what=()
+for c in $list; do
+	if [ "$bus_model" = calibrated ]; then
+		bus_model_load calibrated "$calibration" "$c"
+		hold[$c]=$bus_hold_ns
+		if [ "$bus_scaled" = 1 ]; then what[$c]="calibrated, scaled: hold $bus_hold_ns ns"; else what[$c]="calibrated: hold $bus_hold_ns ns"; fi
+	else
+		hold[$c]=$c what[$c]="all-stall"
+	fi
+done
 check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id" sweep
-study=("$SLB_ROOT/bench/study.sh" --clock virtual --bus-lock-model all --duration "$duration"
+model_args=(--bus-lock-model "$bus_model")
+[ "$bus_model" = all ] || model_args+=(--calibration "$calibration")
+study=("$SLB_ROOT/bench/study.sh" --clock virtual "${model_args[@]}" --duration "$duration"
 	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns" --runner "$runner")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2
@@ -115,7 +170,7 @@ sub_study() {
 }
 sub_study aligned "the aligned control" --scenarios aligned
 for c in $list; do
-	sub_study "ns$c" "split-off at a bus-lock cost of $c ns" --scenarios split-off --bus-lock-ns "$c"
+	sub_study "ns$c" "split-off at a bus-lock cost of $c ns (${what[$c]})" --scenarios split-off --bus-lock-ns "$c"
 done
 sub_wait
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
@@ -127,24 +182,62 @@ stats_json() {
 }
 aligned_p999=$(jq '.scenarios[0].corrected.p999_us' "$(stats_json "$tmp/aligned")") ||
 	die "no statistics for the aligned control"
-# One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9.
+# The model, as the studies ran it (their manifests): one object.
+model=$(jq -c --arg m "$bus_model" --arg cal "${calibration#"$SLB_ROOT"/}" '.params |
+	if $m == "calibrated" then
+		{name: "calibrated", calibration: $cal, calibrated_cost_ns: (.calibrated_cost_ns // .bus_lock_ns),
+		 calibrated_hold_ns: (.calibrated_hold_ns // .bus_hold_ns), cache_kb: .bus_cache_kb, cache_ways: .bus_cache_ways}
+		| . + {hold_per_cost: ((.calibrated_hold_ns / .calibrated_cost_ns * 10000 | round) / 10000),
+		  description: "calibrated (\(.calibration): a split lock of \(.calibrated_cost_ns) ns holds the bus \(.calibrated_hold_ns) ns), scaled to each cost: the hold in proportion (\(.calibrated_hold_ns * 1000 / .calibrated_cost_ns | round / 10) % of the cost), a cache-missing vCPU waits, the \(.cache_kb) KiB \(.cache_ways)-way modelled cache unchanged"}
+	else {name: "all", description: "all-stall: every vCPU that meets a split lock waits for all of it (the worst case)"} end' \
+	"$tmp/ns${list%% *}/manifest.json") || die "no manifest for ${list%% *} ns"
+# One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9,
+# the bus hold (calibrated: the study's; all: the whole cost).
 {
-	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us (split: corrected, pooled)"
+	echo "# model: $(jq -r .description <<<"$model")"
+	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us bus_hold_ns (split: corrected, pooled)"
 	for c in $list; do
-		jq -r --arg c "$c" --arg a "$aligned_p999" '.scenarios[0] |
-			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a)"' \
+		h=${hold[$c]}
+		[ "$bus_model" = all ] || h=$(jq -r '.params.bus_hold_ns' "$tmp/ns$c/manifest.json") || die "no manifest for $c ns"
+		jq -r --arg c "$c" --arg a "$aligned_p999" --arg h "$h" '.scenarios[0] |
+			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a) \($h)"' \
 			"$(stats_json "$tmp/ns$c")" || die "no summary for $c ns"
 	done
 } >"$tmp/sweep.dat"
-jq -R -s --argjson deadline "$deadline" '
+jq -R -s --argjson deadline "$deadline" --argjson model "$model" --arg id "$id" '
 	[split("\n")[] | select(length > 0 and (startswith("#") | not)) | split(" ") | map(tonumber) |
-	 {bus_lock_ns: .[0], split_p99_us: .[1], split_p999_us: .[2], split_max_us: .[3], aligned_p999_us: .[4]}] as $rows |
-	{unit: "us", clock: "virtual", deadline_us: $deadline, rows: $rows,
+	 {bus_lock_ns: .[0], split_p99_us: .[1], split_p999_us: .[2], split_max_us: .[3], aligned_p999_us: .[4], bus_hold_ns: .[5]}
+	 | if $model.name == "calibrated" then .calibrated_point = (.bus_lock_ns == $model.calibrated_cost_ns) else . end] as $rows |
+	{sweep_id: $id, unit: "us", clock: "virtual", model: $model, deadline_us: $deadline, rows: $rows,
 	 monotonic_p999: ([range(1; $rows | length) | $rows[.].split_p999_us >= $rows[. - 1].split_p999_us] | all),
-	 first_cost_breaking_deadline_ns: ([$rows[] | select(.split_max_us > $deadline) | .bus_lock_ns] | first // null)}' \
+	 first_cost_breaking_deadline_ns: ([$rows[] | select(.split_max_us > $deadline) | .bus_lock_ns] | first // null),
+	 first_cost_p999_breaking_deadline_ns: ([$rows[] | select(.split_p999_us > $deadline) | .bus_lock_ns] | first // null)}' \
 	"$tmp/sweep.dat" >"$tmp/sweep.json" || die "could not write sweep.json"
-draw_plot sweep.gp "$tmp/sweep" "datafile='$tmp/sweep.dat'; deadline=$deadline; run='$id'" "$tmp/gnuplot.log"
+# The plot's model line (no quotes: it is a gnuplot string) and the
+# calibrated point (0: none).
+label=$(jq -r '.model | if .name == "calibrated" then "calibrated model scaled to each cost: hold \(.hold_per_cost * 1000 | round / 10) % of it, \(.cache_kb) KiB \(.cache_ways)-way cache" else "all-stall model: every vCPU waits the whole cost (worst case)" end' "$tmp/sweep.json")
+calpoint=$(jq -r '.model.calibrated_cost_ns // 0' "$tmp/sweep.json")
+draw_plot sweep.gp "$tmp/sweep" "datafile='$tmp/sweep.dat'; deadline=$deadline; run='$id'; model='$label'; calpoint=$calpoint" "$tmp/gnuplot.log"
+# report.md: the model, the table, the deadline verdict.
+jq -r '
+	def verdict($f; $what): if $f then "from \($f) ns per split lock on (the first cost swept whose \($what) exceeds \(.deadline_us) us)" else "at no cost swept" end;
+	"# Split-lock cost sweep \(.sweep_id)",
+	"",
+	"**Emulated, virtual time** (QEMU TCG, icount: 1 instruction = 1 ns, lock-step vCPUs): every latency is the guest'"'"'s; read how it grows with the cost and where it crosses the deadline, not hardware microseconds.",
+	"",
+	"Bus-lock model: \(.model.description).",
+	"",
+	"split-off (a split-lock loop on the housekeeping vCPU) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per cost (`ns<C>/report.md`), the control once (`aligned/report.md`).",
+	"",
+	"| split-lock cost ns | bus hold ns | p99 us | p99.9 us | max us | aligned p99.9 us |",
+	"| ---: | ---: | ---: | ---: | ---: | ---: |",
+	(.rows[] | "| \(.bus_lock_ns)\(if .calibrated_point then " (calibrated)" else "" end) | \(.bus_hold_ns) | \(.split_p99_us) | \(.split_p999_us) | \(.split_max_us) | \(.aligned_p999_us) |"),
+	"",
+	"A \(.deadline_us) us deadline: p99.9 breaks it \(verdict(.first_cost_p999_breaking_deadline_ns; "p99.9")); the largest wake-up \(verdict(.first_cost_breaking_deadline_ns; "max")). p99.9 \(if .monotonic_p999 then "grows" else "does not grow" end) monotonically with the cost.",
+	"",
+	"![sweep](sweep.png) ([SVG](sweep.svg))"' "$tmp/sweep.json" >"$tmp/report.md" || die "could not write report.md"
 mv "$tmp" "$results/$id" || die "could not rename $tmp"
 say "sweep $id complete in $(($(date +%s) - start)) s: $results/$id"
-column -t "$results/$id/sweep.dat"
-jq -r '"p99.9 monotonic in the cost: \(.monotonic_p999); first cost whose max breaks \(.deadline_us) us: \(.first_cost_breaking_deadline_ns // "none") ns"' "$results/$id/sweep.json"
+sed -n '1s/^# //p' "$results/$id/sweep.dat"
+grep -v '^# model' "$results/$id/sweep.dat" | column -t
+jq -r '"p99.9 monotonic in the cost: \(.monotonic_p999); first cost whose p99.9 breaks \(.deadline_us) us: \(.first_cost_p999_breaking_deadline_ns | if . then "\(.) ns" else "none" end), whose max does: \(.first_cost_breaking_deadline_ns | if . then "\(.) ns" else "none" end)"' "$results/$id/sweep.json"

@@ -1,12 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Isolated-vCPU latency of split-off against the modelled bus-lock cost
-# (make bench-sweep). bench/sweep.sh sets datafile, deadline (us), run.
+# Isolated-vCPU latency of split-off against the modelled split-lock cost
+# (make bench-sweep). bench/sweep.sh sets datafile, deadline (us), run,
+# model (a line naming the bus-lock model) and calpoint (the calibrated
+# model's own cost in ns, marked; 0: none).
 load "plots/common.gp"
-set title sprintf("split locks vs bus-lock cost, virtual time (QEMU TCG icount), run %s", run) noenhanced
-set xlabel "bus-lock cost per split lock (ns, log)"
+set title sprintf("split locks vs their cost, virtual time (QEMU TCG icount), run %s\n%s", run, model) noenhanced
+set xlabel "split-lock cost to its issuer (ns, log)"
 set ylabel "latency on the isolated vCPU (us, virtual time, log)"
 set logscale xy
+# the deadline always inside the plot, above the largest latency or below it
+stats datafile using 4 nooutput
+set yrange [1:(STATS_max > deadline ? 2 * STATS_max : 2 * deadline)]
 set key inside left top
+if (calpoint > 0) {
+	set arrow from calpoint, graph 0 to calpoint, graph 1 nohead dashtype 3 linecolor rgb "gray40"
+	set label "calibrated" at calpoint, graph 0.04 right offset -0.5, 0 textcolor rgb "gray40"
+}
 plot datafile using 1:2 with linespoints pointtype 7 title "p99", \
      datafile using 1:3 with linespoints pointtype 5 title "p99.9", \
      datafile using 1:4 with linespoints pointtype 9 title "max", \

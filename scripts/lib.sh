@@ -125,23 +125,42 @@ cal_jq() {
 	jq -L "$SLB_ROOT/bench/lib" "${@:3}" "include \"calibration\"; $2" "$1"
 }
 
-# bus_model_load MODEL FILE: the bus-lock model of a virtual-clock guest
-# run into bus_lock_ns, bus_hold_ns, bus_cache_kb and bus_cache_ways.
+# bus_model_load MODEL FILE [COST]: the bus-lock model of a virtual-clock
+# guest run into bus_lock_ns, bus_hold_ns, bus_cache_kb and bus_cache_ways.
 # MODEL all: every vCPU that meets a split lock waits for all of it
 # (bus_lock_ns as set; no hold of its own, no cache); calibrated: the
 # figures come from FILE, a native calibration.json (cal_model in
-# bench/lib/calibration.jq). A FILE that is missing, unreadable or gives
-# no model (fields missing, values out of range): usage_error naming it.
+# bench/lib/calibration.jq), scaled to COST ns per split lock when COST is
+# given (the hold in proportion, the shield unchanged: cal_model($cost));
+# bus_cal_cost_ns and bus_cal_hold_ns then hold the calibration's own
+# figures and bus_scaled is 1 if COST differs from its cost (else 0). A
+# FILE that is missing, unreadable or gives no model (fields missing,
+# values out of range): usage_error naming it.
 bus_model_load() {
 	local m
-	bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8
+	bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 bus_cal_cost_ns= bus_cal_hold_ns= bus_scaled=0
 	check_choice BUS_LOCK_MODEL "$1" all calibrated
 	[ "$1" = calibrated ] || return 0
 	[ -f "$2" ] && [ -r "$2" ] ||
 		usage_error "CALIBRATION '$2' is not a readable file (make calibrate writes results/calibrate-<id>/calibration.json)"
-	m=$(cal_jq "$2" 'cal_model | "\(.cost_ns) \(.hold_ns) \(.cache_kb) \(.cache_ways)"' -r 2>&1) ||
+	m=$(cal_jq "$2" 'cal_model($cost | if . == "" then null else tonumber end) |
+		"\(.cost_ns) \(.hold_ns) \(.cache_kb) \(.cache_ways) \(.calibrated_cost_ns) \(.calibrated_hold_ns) \(if .scaled then 1 else 0 end)"' \
+		-r --arg cost "${3:-}" 2>&1) ||
 		usage_error "CALIBRATION '$2' gives no bus-lock model: $(echo "$m" | sed -n '$s/^jq: error ([^)]*): //p; $s/^jq: error: //p' | grep . || echo "not JSON")"
-	read -r bus_lock_ns bus_hold_ns bus_cache_kb bus_cache_ways <<<"$m"
+	read -r bus_lock_ns bus_hold_ns bus_cache_kb bus_cache_ways bus_cal_cost_ns bus_cal_hold_ns bus_scaled <<<"$m"
+}
+
+# bus_model_describe MODEL: one line naming the model loaded (for
+# manifests, reports and progress): "all-stall: every vCPU ...", or
+# "calibrated[, scaled to cost C ns]: ...".
+bus_model_describe() {
+	if [ "$1" = all ]; then
+		echo "all-stall: a split lock costs its issuer $bus_lock_ns ns and every vCPU that meets it waits for it"
+	elif [ "$bus_scaled" = 1 ]; then
+		echo "calibrated, scaled to cost $bus_lock_ns ns: hold $bus_hold_ns ns (the calibration's $bus_cal_cost_ns and $bus_cal_hold_ns ns), misses of a $bus_cache_kb KiB $bus_cache_ways-way cache wait"
+	else
+		echo "calibrated: cost $bus_lock_ns ns, hold $bus_hold_ns ns, misses of a $bus_cache_kb KiB $bus_cache_ways-way cache wait"
+	fi
 }
 
 # bus_model_args: bench/run-guest.sh's options for the model loaded.

@@ -25,7 +25,7 @@ t_ok "nothing was started (no run directory created)" test ! -e "$T_TMP/res/.inc
 t_ok "CLOCK=foo" refuses "CLOCK 'foo' is not allowed (allowed: virtual wall)" --clock foo
 t_ok "JOBS=0" refuses "JOBS=0 is out of range (allowed: 1 to 16)" --jobs 0
 t_ok "BUS_LOCK_NS=-5" refuses "BUS_LOCK_NS '-5' is not a whole number" --bus-lock-ns -5
-t_ok "BUS_LOCK_NS=99999999 (absurd)" refuses "BUS_LOCK_NS=99999999 is out of range (allowed: 0 to 1000000)" --bus-lock-ns 99999999
+t_ok "BUS_LOCK_NS=99999999 (absurd)" refuses "BUS_LOCK_NS=99999999 is out of range (allowed: 0 to 1000000)" --bus-lock-model all --bus-lock-ns 99999999
 make -s -C "$T_ROOT" bench CLOCK=foo >"$T_TMP/make.out" 2>&1
 t_ok "make bench CLOCK=foo stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"CLOCK 'foo' is not allowed\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
 # A scenario's guest column (8): vcpus=N and kernel=VARIANT, checked too.
@@ -44,6 +44,13 @@ t_ok "sweep: one cost is no sweep" t_refuses "a sweep needs at least two costs" 
 t_ok "sweep: cost 0" t_refuses "bus-lock cost=0 is out of range" "$SW" --validate --costs "0 100"
 t_ok "sweep: cost abc" t_refuses "bus-lock cost 'abc'" "$SW" --validate --costs "100,abc"
 t_ok "sweep: bad reps reach the study's check" t_refuses "REPS=0" "$SW" --validate --reps 0
+t_ok "sweep: the calibrated model on its default costs validates" "$SW" --validate
+t_ok "sweep: the all-stall model on its default costs validates" "$SW" --validate --bus-lock-model all
+t_ok "sweep: BUS_LOCK_MODEL=foo" t_refuses "BUS_LOCK_MODEL 'foo' is not allowed (allowed: calibrated all)" "$SW" --validate --bus-lock-model foo
+t_ok "sweep: cost 'cal' is the calibrated model's" \
+	t_refuses "bus-lock cost 'cal' (the calibration's own) is for BUS_LOCK_MODEL=calibrated (allowed: 1 to 1000000)" "$SW" --validate --bus-lock-model all --costs "cal 100"
+t_ok "sweep: 'cal' and its cost are one cost" t_refuses "a sweep needs at least two costs" "$SW" --validate --costs "57283 cal"
+t_ok "sweep: a calibration that is not there" t_refuses "CALIBRATION '$T_TMP/none.json' is not a readable file" "$SW" --validate --calibration "$T_TMP/none.json"
 # A rep cannot start without the emulator: refused before any rep (the
 # matrix used to run with every rep failing at once, its outcome empty).
 : >"$T_TMP/initrd"
@@ -56,7 +63,13 @@ t_ok "an emulator that is not there: exit 2 naming it, no run directory" \
 # give the calibrated model is refused naming it, before anything starts.
 CAL=$(ls "$T_ROOT"/results/example-calibrate-*/calibration.json | tail -n 1)
 t_ok "BUS_LOCK_MODEL=foo" refuses "BUS_LOCK_MODEL 'foo' is not allowed (allowed: calibrated all)" --bus-lock-model foo
-t_ok "BUS_LOCK_NS with the calibrated model" refuses "BUS_LOCK_NS=500 is for BUS_LOCK_MODEL=all" --bus-lock-ns 500
+# BUS_LOCK_NS with the calibrated model scales its calibration to that
+# cost (the sweep's use): a whole number of 1 to 1000000 ns.
+t_ok "BUS_LOCK_NS with the calibrated model validates (a scaled calibration)" "$ST" --validate --results "$T_TMP/res" --bus-lock-ns 500
+t_ok "BUS_LOCK_NS=0 with the calibrated model" \
+	refuses "BUS_LOCK_NS=0 is out of range for BUS_LOCK_MODEL=calibrated, which scales its calibration to that cost (allowed: 1 to 1000000)" --bus-lock-ns 0
+t_ok "BUS_LOCK_NS=2000000 with the calibrated model" refuses "BUS_LOCK_NS=2000000 is out of range (allowed: 1 to 1000000)" --bus-lock-ns 2000000
+t_ok "BUS_LOCK_NS=1e3 with the calibrated model" refuses "BUS_LOCK_NS '1e3' is not a whole number (allowed: 1 to 1000000)" --bus-lock-ns 1e3
 t_ok "BUS_LOCK_NS with BUS_LOCK_MODEL=all validates" "$ST" --validate --results "$T_TMP/res" --bus-lock-model all --bus-lock-ns 500
 t_ok "the committed calibration gives the calibrated model" "$ST" --validate --results "$T_TMP/res" --calibration "$CAL"
 t_ok "CALIBRATION missing" refuses "CALIBRATION '$T_TMP/none.json' is not a readable file" --calibration "$T_TMP/none.json"
@@ -81,6 +94,21 @@ calmodel() {
 	[ "$got" = '[57283,7034,48,12,"L1"]' ] || { echo "cal_model gives $got"; return 1; }
 }
 t_ok "cal_model: cost 57283 ns, hold 7034 ns, a 48 KiB 12-way shield (L1)" calmodel
+# Scaled to another cost (cal_model($cost), through bus_model_load): the
+# hold in the calibration's proportion, the shield unchanged, the
+# calibration's own figures kept; its own cost is no scaling.
+scaled() {
+	local got
+	got=$(. "$T_ROOT/scripts/lib.sh" && bus_model_load calibrated "$CAL" "$1" &&
+		echo "$bus_lock_ns $bus_hold_ns $bus_cache_kb $bus_cache_ways $bus_cal_cost_ns $bus_cal_hold_ns $bus_scaled")
+	[ "$got" = "$2" ] || { echo "bus_model_load calibrated CAL $1 gives '$got', not '$2'"; return 1; }
+}
+t_ok "the calibration scaled to 1000 ns: hold 123 ns, the same shield" scaled 1000 "1000 123 48 12 57283 7034 1"
+t_ok "... to 300 ns: hold 37 ns" scaled 300 "300 37 48 12 57283 7034 1"
+t_ok "... to its own 57283 ns: the calibrated model, not scaled" scaled 57283 "57283 7034 48 12 57283 7034 0"
+t_ok "... no cost: the calibrated model" scaled "" "57283 7034 48 12 57283 7034 0"
+cal_bad() { jq -L "$T_ROOT/bench/lib" -n --slurpfile c "$CAL" 'include "calibration"; $c[0] | cal_model(0)' 2>&1 | grep -q "the cost to scale to, 0, is not a whole number of ns from 1 to 1000000"; }
+t_ok "cal_model(0): an error naming the cost" cal_bad
 # The study job's prelude has one writer, write_study_job (scripts/lib.sh),
 # for the study, the benchmarks and the tests; what it writes sets the
 # job's variables in sh, a load or sysctls with spaces included.

@@ -71,13 +71,23 @@ def cal_plot_vars($id):
 #               (cost - hold) / cost of its speed: hold = cost (1 - 1/s)
 #               for the largest slowdown s of the slowed levels (of all
 #               levels when none is slowed), at least 1 ns.
-def cal_model:
+# cal_model($cost): the same model scaled to another split-lock cost
+# ($cost ns, 1 to 1000000; null: the calibration's own): the issuer pays
+# $cost, the hold keeps the calibration's share of the cost (hold =
+# $cost (1 - 1/s), so a cache-missing victim is slowed as much as the
+# calibration measured) and the shield is unchanged; calibrated_cost_ns
+# and calibrated_hold_ns keep the calibration's own figures, scaled says
+# whether $cost differs from them.
+def cal_model($scale_to):
 	def pow2: . > 0 and (. as $n | [range(0; 64)] | any(pow(2; .) == $n));
 	cal_check
 	| .params.load_form as $form
 	| ((cal_issuer($form) | .split.ns_per_op) // error("no issuer cost for the load form \($form)")) as $c
-	| ($c | round) as $cost
-	| if $cost < 1 or $cost > 1000000 then error("the issuer's split-lock cost, \($cost) ns, is out of range (1 to 1000000 ns)") else . end
+	| ($c | round) as $calcost
+	| if $calcost < 1 or $calcost > 1000000 then error("the issuer's split-lock cost, \($calcost) ns, is out of range (1 to 1000000 ns)") else . end
+	| if $scale_to != null and (($scale_to | type) != "number" or $scale_to != ($scale_to | floor) or $scale_to < 1 or $scale_to > 1000000)
+	  then error("the cost to scale to, \($scale_to), is not a whole number of ns from 1 to 1000000") else . end
+	| ($scale_to // $calcost) as $cost
 	| [.levels[] | select(.task == "chase" and (.level | test("^L[0-9]+$|^DRAM$")))] as $lv
 	| if ($lv | length) == 0 then error("no cache or DRAM levels") else . end
 	| [$lv[] | select(.split_over_aligned.ratio >= 1.05 and ((.split_over_aligned.ci95 // [.split_over_aligned.ratio])[0] > 1))] as $slowed
@@ -90,7 +100,9 @@ def cal_model:
 	| if $kb > 65536 then error("cache level L\($k), \($kb) KiB, is larger than the model takes (65536 KiB)") else . end
 	| (if $kb == 0 then 0 else
 	   ($kb * 16) as $lines | (first(range(8; 33) | select($lines % . == 0 and (($lines / .) | pow2))) // error("no way count (8 to 32) gives L\($k)'s \($kb) KiB a power of two of sets")) end) as $ways
-	| {model: "calibrated", load_form: $form, cost_ns: $cost,
-	   hold_ns: ([([1, ($cost * (1 - 1 / $s) | round)] | max), $cost] | min),
+	| def hold($k): [([1, ($k * (1 - 1 / $s) | round)] | max), $k] | min;
+	{model: "calibrated", load_form: $form, cost_ns: $cost, hold_ns: hold($cost),
+	   calibrated_cost_ns: $calcost, calibrated_hold_ns: hold($calcost), scaled: ($cost != $calcost),
 	   cache_kb: $kb, cache_ways: $ways, shield: (if $kb == 0 then "none" else "L\($k)" end),
 	   slowed: [$slowed[].level], slowdown: $s};
+def cal_model: cal_model(null);

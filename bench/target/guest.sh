@@ -61,6 +61,9 @@ target_manifest_args() {
 	[ "$clock" = wall ] || echo bus_lock_model="$bus_model" bus_lock_ns="$bus_lock_ns" bus_hold_ns="$bus_hold_ns" \
 		bus_cache_kb="$bus_cache_kb" bus_cache_ways="$bus_cache_ways" quantum_ns="$quantum_ns"
 	[ "$clock" = wall ] || [ "$bus_model" = all ] || echo calibration="${calibration#"$SLB_ROOT"/}"
+	# a calibration scaled to another cost: its own figures beside
+	[ "$clock" = wall ] || [ "$bus_model" = all ] || [ "$bus_scaled" = 0 ] ||
+		echo calibrated_cost_ns="$bus_cal_cost_ns" calibrated_hold_ns="$bus_cal_hold_ns"
 }
 
 # Wall-clock bound of one guest run: the virtual mode runs slower than
