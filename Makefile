@@ -260,7 +260,7 @@ bench-model: all kernel qemu initramfs
 IMAGE_SCENARIOS ?= baseline,aligned,split-off,split-warn
 IMAGE_PAD       ?= 1000003
 IMAGE_ARGS = --scenarios "$(IMAGE_SCENARIOS)" --pad "$(IMAGE_PAD)" --duration "$(DURATION)" --reps "$(REPS)" \
-	--jobs "$(JOBS)" --bus-lock-model "$(BUS_LOCK_MODEL)"
+	--jobs "$(JOBS)" --bus-lock-model "$(BUS_LOCK_MODEL)" $(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 bench-image:
 	$(Q)bench/image-change.sh --validate $(IMAGE_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs

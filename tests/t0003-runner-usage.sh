@@ -42,10 +42,12 @@ t_ok "model-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$
 short_opts_taken() { # short_opts_taken TOOL: none of --help's -X is refused
 	local o bad=
 	for o in $("$1" --help 2>&1 | sed -n 's/^ *-\([A-Za-z]\), --.*/\1/p'); do
-		"$1" "-$o" 2>&1 </dev/null | grep -q "invalid option -- '$o'" && bad="$bad -$o"
+		# alone, each option either needs an argument, prints help or
+		# stops at a missing required one; the timeout guards the rest
+		timeout 20 "$1" "-$o" 2>&1 </dev/null | grep -q "invalid option -- '$o'" && bad="$bad -$o"
 	done
 	[ -z "$bad" ] || { echo "$(basename "$1") --help lists$bad, its getopt refuses them"; return 1; }
 }
-for tool in study sweep calibrate validate-model run-guest target/run-native; do
+for tool in study sweep calibrate validate-model image-change run-guest target/run-native; do
 	t_ok "$tool: the short options of --help are taken" short_opts_taken "$T_ROOT/bench/$tool.sh"
 done

@@ -2,14 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/image-change.sh (make bench-image) end to end on a tiny matrix
 # (baseline and aligned, 1 rep of 3 s on each image): image B is image A
-# and an unused file, which the guest kernel unpacks (its initrd is larger
-# by the file); both studies, their comparison and image.json/md come
-# out; image B is not kept; a failing study leaves nothing.
+# and an unused file, which the guest kernel unpacks, also when A's
+# length is not a multiple of 4 (the kernel takes an uncompressed archive
+# after a compressed one only at a 4-byte offset; A here is the initramfs
+# and 1 or 2 NULs); both studies, their comparison and image.json/md come
+# out, and with 1 rep no interval is called missed; image B is not kept; a
+# failing study keeps no run (its logs stay in .incomplete-ID).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "image-change tests"
 IC=$T_ROOT/bench/image-change.sh
 res=$T_TMP/results
-"$IC" --scenarios baseline,aligned --pad 2000000 --duration 3 --reps 1 --results "$res" --id i >"$T_TMP/ic.out" 2>&1
+cp "$SLB_INITRD" "$T_TMP/a.img"
+head -c $(($(stat -c %s "$T_TMP/a.img") % 4 == 3 ? 2 : 1)) /dev/zero >>"$T_TMP/a.img"
+SLB_INITRD=$T_TMP/a.img "$IC" --scenarios baseline,aligned --pad 2000000 --duration 3 --reps 1 --results "$res" --id i >"$T_TMP/ic.out" 2>&1
 rc=$?
 r=$res/i
 t_ok "the run completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/ic.out'; exit 1; }"
@@ -23,7 +28,12 @@ grown() {
 	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -ge 1900 ] && [ $((b - a)) -le 2000 ] ||
 		{ echo "initrd memory freed: A ${a}K, B ${b}K; expected B larger by the 2000000-byte file"; return 1; }
 }
-t_ok "the guest unpacked image B: its initrd is larger by the file" grown
+t_ok "the guest loaded image B: its initrd is larger by the file" grown
+t_ok "image A's length is not a multiple of 4" test $(($(stat -c %s "$T_TMP/a.img") % 4)) != 0
+t_ok "... and the guest unpacked image B whole" sh -c "[ -f '$r/B/baseline/rep1/console.log' ] && ! grep 'Initramfs unpacking failed' '$r/B/baseline/rep1/console.log'"
+t_ok "with 1 rep no comparison has an interval, and none is called outside one" \
+	jq -e '.comparisons_outside == [] and .comparisons_no_interval == ["aligned / baseline"] and .comparisons[0].b_in_a == null' "$r/image.json"
+t_ok "image.md says which comparisons had no interval" grep -q "without an interval (too few reps): aligned / baseline" "$r/image.md"
 t_ok "image.json names both images and the pad" jq -e '.image_b.pad_bytes == 2000000 and (.image_a.sha256 | length == 64)
 	and .image_a.sha256 != .image_b.sha256 and .clock == "virtual"' "$r/image.json"
 t_ok "image.json has B/A per scenario and the study's comparison on each image" \
@@ -38,3 +48,4 @@ SLB_QEMU=/bin/false "$IC" --scenarios baseline --duration 3 --reps 1 --results "
 rc=$?
 t_ok "a failing study fails the run (exit 1) and names its log" sh -c "[ $rc = 1 ] && grep -q 'the study on image A failed (log: ' '$T_TMP/f.out' || { cat '$T_TMP/f.out'; exit 1; }"
 t_ok "... and keeps no run" test ! -e "$res/f"
+t_ok "... nor image B" sh -c "! ls '$res'/.incomplete-f/B.img 2>/dev/null"
