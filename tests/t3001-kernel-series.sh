@@ -33,9 +33,8 @@ cat $KDIR/locked >locked
 JOB
 )" &
 b=$T_TMP/bare
-# The aligned and inline loads run 0.1 s (some 10^6 LOCKed ops each, any of
-# which a wrongly armed detection would kill): flat out, an emulated vCPU's
-# second costs some 10 s of host time.
+# The aligned and inline loads run 0.1 s (some 5 10^6 LOCKed ops each, any
+# of which a wrongly armed detection would kill; they ran 1 s each).
 t_boot "$b" -t 300 -a split_lock_detect -j "$(t_job bare <<'JOB'
 slb_run_load aligned -m aligned -o xadd -s 8 -d 0.1
 slb_run_load inline -m inline -o bts -d 0.1

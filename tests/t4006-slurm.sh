@@ -97,10 +97,11 @@ same_hist() {
 }
 
 # The same study on both runners: baseline and split-off under the
-# all-stall model at 1000 ns, the sweep's split-off study below (so that
-# its histogram is compared too, with no study of its own), where a bus-lock
-# model the runner lost would show (aligned, busy flat out for 3 s, cost
-# twice the host time and no split lock sees the model).
+# all-stall model at 1000 ns, the same guest as the sweep's 1000 ns study
+# below (its histogram is compared to this one), where a bus-lock model the
+# runner lost would show. It was baseline,aligned: aligned, busy flat out
+# for 3 s, in 5 guests of this script, cost host time, and without split
+# locks no figure of it sees the model.
 SW=(--bus-lock-model all --bus-lock-ns 1000)
 "$ST" "${SW[@]}" --scenarios baseline,split-off --duration 3 --reps 2 --results "$res" --id loc >"$T_TMP/loc.out" 2>&1
 t_ok "the local reference run completes" sh -c "[ $? = 0 ] || { tail '$T_TMP/loc.out'; exit 1; }"
