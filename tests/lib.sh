@@ -14,11 +14,18 @@
 #   t_line_count N FILE     FILE has N lines
 #   t_interrupt OUT PATTERN SECONDS CMD...   Ctrl-C CMD once OUT shows PATTERN
 # Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel.
+# SLB_TEST_KEEP=1 keeps each script's $T_TMP (its guests' files; the path
+# goes to stderr) instead of removing it at the end.
 set -u
 T_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${T_STATE:?run tests through tests/run-tests.sh}"
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/slb-test.XXXXXX")
-trap 'rm -rf "$T_TMP"' EXIT
+if [ "${SLB_TEST_KEEP:-}" = 1 ]; then
+	echo "# $(basename "$0"): keeping $T_TMP" >&2
+	trap '' EXIT
+else
+	trap 'rm -rf "$T_TMP"' EXIT
+fi
 HOSTBIN=$T_ROOT/build/host
 GUESTBIN=$T_ROOT/build/guest
 
