@@ -68,7 +68,12 @@ main() {
 		done
 	done
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 >"$out.tmp"
+	# The same bytes from the same inputs: every file time 0, inode numbers
+	# renumbered, no time in the gzip header. Guest timing depends on the
+	# image's bytes (its unpacking), so a rebuilt image that differed only
+	# in file times gave other histograms for the same seed.
+	find "$root" -exec touch -h -d @0 {} +
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) | gzip -6 -n >"$out.tmp"
 	mv "$out.tmp" "$out"
 	prune_cache initramfs "$out"
 	say "initramfs ready: $out ($(du -h "$out" | cut -f1))"
