@@ -33,8 +33,12 @@ t_ok "virtual baseline: p99 <= 20 us" test "$(pct base p99_us)" -le 20
 t_ok "outcome.json records clock, seed, bus-lock cost and quantum" \
 	jq -e '.clock == "virtual" and .seed == 1 and .bus_lock_ns == 1000 and .quantum_ns == 10000' "$T_TMP/base/outcome.json"
 t_ok "another seed moves the load and changes the histogram" sh -c "! cmp -s '$T_TMP/split/files/hist.txt' '$T_TMP/split-seed2/files/hist.txt'"
-t_ok "an aligned load leaves the isolated vCPU alone: aligned / baseline p99.9 <= 1.5" \
-	ratio_at_most "$(pct aligned p999_us)" "$(pct base p999_us)" 1.5
+# One rep's p99.9 at a 3 us floor moves by whole 1 us bins with the
+# image's timing (6 us with the reproducible initramfs of 2026-12-05):
+# x1.5 is not resolvable there. The defect this guards, aligned LOCKs
+# charged as bus locks, makes aligned as slow as split: x10 and more.
+t_ok "an aligned load leaves the isolated vCPU alone: aligned / baseline p99.9 <= 3" \
+	ratio_at_most "$(pct aligned p999_us)" "$(pct base p999_us)" 3
 t_ok "split locks at the default cost: split / aligned p99.9 >= 10" \
 	ratio_at_least "$(pct split p999_us)" "$(pct aligned p999_us)" 10
 t_ok "with bus-lock-ns=0 split locks cost nothing: split / aligned p99.9 <= 1.5" \
