@@ -116,8 +116,7 @@ slb_cyclictest() {
 	rc=$?
 	# cyclictest writes every bucket, mostly zeros: keep the others and
 	# the summary lines (lossless, and 1.4 MB becomes a few kB).
-	awk '/^#/ { print; next } { for (i = 2; i <= NF; i++) if ($i + 0) { print; next } }' \
-		hist.txt >hist.nz && mv hist.nz hist.txt
+	slb-histcompact hist.txt >hist.nz && mv hist.nz hist.txt
 	return $rc
 }
 

@@ -144,6 +144,47 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether a bucket line has a count that is not zero (fields 2..n, as awk's $i + 0). */
+static int bucket_has_count(const char *line)
+{
+	const char *p = line;
+	int field = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			return 0;
+		if (++field > 1 && strtod(p, NULL) != 0)
+			return 1;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+	}
+}
+
+int hist_compact(FILE *in, FILE *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+
+	while ((len = getline(&line, &cap, in)) >= 0) {
+		if (line[0] != '#' && !bucket_has_count(line))
+			continue;
+		/* awk ends every line it prints, the file's last one too */
+		if (fwrite(line, 1, (size_t)len, out) != (size_t)len ||
+		    (line[len - 1] != '\n' && fputc('\n', out) == EOF)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc && ferror(in))
+		rc = -1;
+	free(line);
+	return rc;
+}
+
 void hist_free(struct hist *h)
 {
 	free(h->count);

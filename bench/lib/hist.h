@@ -78,6 +78,17 @@ void hist_stats_json(FILE *out, const struct hist_stats *s);
  */
 int64_t hist_co_correct(const struct hist *src, long interval_us, struct hist *dst);
 
+/*
+ * Copy a histogram file from in to out without its empty buckets:
+ * cyclictest -h N writes all N bucket lines, nearly all of them zero (1.4
+ * MB at -h 100000). Comment ("#") lines are copied, a bucket line only if
+ * one of its counts is not zero; nothing hist_parse() reads changes. The
+ * same lines as the awk program '/^#/ { print; next } { for (i = 2; i <=
+ * NF; i++) if ($i + 0) { print; next } }', a hundred times faster in the
+ * emulated guest. Returns 0, or -1 with errno set (read, write, memory).
+ */
+int hist_compact(FILE *in, FILE *out);
+
 /* Add src's buckets and counts into dst (pooling reps). 0 or -1 (ENOMEM). */
 int hist_add(struct hist *dst, const struct hist *src);
 

@@ -60,7 +60,10 @@ target_check() {
 }
 
 target_ready() {
-	[ -x "$SLB_ROOT/build/guest/slb-load" ] || usage_error "$SLB_ROOT/build/guest/slb-load missing (run make)"
+	local p
+	for p in slb-load slb-histcompact; do
+		[ -x "$SLB_ROOT/build/guest/$p" ] || usage_error "$SLB_ROOT/build/guest/$p missing (run make)"
+	done
 }
 
 # cpus_expand LIST: "0-2,5" -> "0 1 2 5"
@@ -102,7 +105,7 @@ target_prepare() {
 	if [ -n "$ssh_dest" ]; then
 		stage=$(mktemp -d "${TMPDIR:-/tmp}/slb-stage.XXXXXX") || return 1
 		mkdir -p "$stage/bin" "$stage/jobs"
-		cp "$SLB_ROOT/build/guest/slb-load" "$stage/bin/" &&
+		cp "$SLB_ROOT/build/guest/slb-load" "$SLB_ROOT/build/guest/slb-histcompact" "$stage/bin/" &&
 			cp "$SLB_ROOT/bench/guest/slb-lib.sh" "$SLB_ROOT/bench/target/rep.sh" "$SLB_ROOT/bench/target/detect.sh" "$stage/" &&
 			cp "$SLB_ROOT/bench/guest/jobs/study.sh" "$stage/jobs/" || { rm -rf "$stage"; return 1; }
 		say "connecting to $ssh_dest${ssh_port:+ port $ssh_port}"
