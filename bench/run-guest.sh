@@ -169,8 +169,11 @@ bus_cpu_props() {
 }
 
 # Firmware from Debian's seabios/qemu-system-data packages: our QEMU build
-# ships no blobs of its own (the dfsg source has none).
-args=(-L /usr/share/seabios -L /usr/share/qemu -machine pc)
+# ships no blobs of its own (the dfsg source has none). qboot, a minimal
+# BIOS that only loads the -kernel/-initrd from fw_cfg, starts the kernel
+# 2.2 s of host time sooner than SeaBIOS's POST under emulation, every rep;
+# the guest sees the same ACPI tables and devices (QEMU makes them).
+args=(-L /usr/share/seabios -L /usr/share/qemu -machine pc -bios qboot.rom)
 if [ "$clock" = wall ]; then
 	args+=(-accel tcg,thread=multi -cpu "$cpu")
 else

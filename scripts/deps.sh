@@ -8,7 +8,7 @@ set -euo pipefail
 PACKAGES=(
 	# guest kernel
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
-	cpio dwarves kmod xz-utils
+	cpio dwarves kmod xz-utils lz4
 	# compiler cache of the kernel and QEMU builds (scripts/lib.sh use_ccache)
 	ccache
 	# guest userspace
