@@ -81,9 +81,8 @@ initrd=${SLB_INITRD:-}
 command -v cpio >/dev/null || usage_error "cpio is not installed (make deps)"
 
 begin_run_dir "$results" "$id" "image-*" "an image-change run"
-tmp=$RUN_TMP sub=
-trap 'trap "" INT TERM HUP; [ -z "$sub" ] || { kill -TERM "$sub" 2>/dev/null; wait "$sub"; }
-	rm -rf "$tmp"; say "interrupted: nothing kept of $id"; exit 130' INT TERM HUP
+tmp=$RUN_TMP
+trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing kept of $id"; exit 130' INT TERM HUP
 
 # Image B: A, NULs up to a 4-byte boundary, and a newc cpio member
 # /slb-pad (owner 0, time 0: the same bytes every time). The kernel
@@ -103,15 +102,8 @@ for v in A B; do
 	img=$initrd
 	[ "$v" = A ] || img=$tmp/B.img
 	say "[$([ "$v" = A ] && echo 1 || echo 2)/2] the study on image $v ($scenarios, $reps reps; log $tmp/$v.log); elapsed $(($(date +%s) - start)) s"
-	SLB_INITRD=$img "${study[@]}" --results "$tmp" --id "$v" >"$tmp/$v.log" 2>&1 &
-	sub=$!
-	wait "$sub" || {
-		rm -f "$tmp/B.img"
-		say "the study on image $v failed (log: $tmp/$v.log); it ends:"
-		tail -n 5 "$tmp/$v.log" | sed 's/^/  /' >&2
-		exit 1
-	}
-	sub=
+	sub_start "on image $v" "$tmp/$v.log" env SLB_INITRD="$img" "${study[@]}" --results "$tmp" --id "$v"
+	sub_wait || { rm -f "$tmp/B.img"; exit 1; }
 	# The study records a failed guest and goes on; the images are
 	# compared seed by seed, so a failed rep leaves nothing to compare.
 	bad=$(jq -r '[.scenarios[] | select(.reps_ok < .reps_total) |

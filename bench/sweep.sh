@@ -136,25 +136,7 @@ mkdir -p "$results" || die "cannot create $results"
 tmp=$results/.incomplete-$id
 rm -rf "$tmp"
 mkdir -p "$tmp" || die "cannot create $tmp"
-pids=() names=()
-# sub_stop: end the studies under way (each cancels its own reps or jobs).
-sub_stop() {
-	[ ${#pids[@]} -eq 0 ] || kill -TERM "${pids[@]}" 2>/dev/null
-	wait
-}
 trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
-# sub_wait: wait for the studies started; stop at the first that fails.
-sub_wait() {
-	local i
-	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" && continue
-		say "the study ${names[$i]} failed (log: $tmp/${names[$i]}.log); it ends:"
-		tail -n 5 "$tmp/${names[$i]}.log" | sed 's/^/  /' >&2
-		sub_stop
-		exit 1
-	done
-	pids=() names=()
-}
 # sub_study NAME WHAT ARG...: a study into $tmp/NAME (log $tmp/NAME.log).
 # Locally one after another; on Slurm all at once, each waiting on its own
 # job array (Slurm decides what runs when).
@@ -164,15 +146,14 @@ sub_study() {
 	shift 2
 	n=$((n + 1))
 	say "[$n/$total] $what; elapsed $(($(date +%s) - start)) s"
-	"${study[@]}" "$@" --results "$tmp" --id "$name" >"$tmp/$name.log" 2>&1 &
-	pids+=($!) names+=("$name")
-	[ "$runner" = slurm ] || sub_wait
+	sub_start "$name" "$tmp/$name.log" "${study[@]}" "$@" --results "$tmp" --id "$name"
+	[ "$runner" = slurm ] || sub_wait || exit 1
 }
 sub_study aligned "the aligned control" --scenarios aligned
 for c in $list; do
 	sub_study "ns$c" "split-off at a bus-lock cost of $c ns (${what[$c]})" --scenarios split-off --bus-lock-ns "$c"
 done
-sub_wait
+sub_wait || exit 1
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
 # only if that report failed).
 stats_json() {

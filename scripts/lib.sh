@@ -150,17 +150,37 @@ bus_model_load() {
 	read -r bus_lock_ns bus_hold_ns bus_cache_kb bus_cache_ways bus_cal_cost_ns bus_cal_hold_ns bus_scaled <<<"$m"
 }
 
-# bus_model_describe MODEL: one line naming the model loaded (for
-# manifests, reports and progress): "all-stall: every vCPU ...", or
-# "calibrated[, scaled to cost C ns]: ...".
-bus_model_describe() {
-	if [ "$1" = all ]; then
-		echo "all-stall: a split lock costs its issuer $bus_lock_ns ns and every vCPU that meets it waits for it"
-	elif [ "$bus_scaled" = 1 ]; then
-		echo "calibrated, scaled to cost $bus_lock_ns ns: hold $bus_hold_ns ns (the calibration's $bus_cal_cost_ns and $bus_cal_hold_ns ns), misses of a $bus_cache_kb KiB $bus_cache_ways-way cache wait"
-	else
-		echo "calibrated: cost $bus_lock_ns ns, hold $bus_hold_ns ns, misses of a $bus_cache_kb KiB $bus_cache_ways-way cache wait"
-	fi
+# Sub-studies: a tool that runs whole studies (bench/study.sh) as its
+# steps (sweep.sh, image-change.sh) starts each with sub_start, waits with
+# sub_wait and ends those under way with sub_stop (its interrupt trap).
+SUB_PIDS=() SUB_NAMES=() SUB_LOGS=()
+# sub_start NAME LOG CMD...: run CMD in the background, its output in LOG.
+sub_start() {
+	local name=$1 log=$2
+	shift 2
+	"$@" >"$log" 2>&1 &
+	SUB_PIDS+=($!) SUB_NAMES+=("$name") SUB_LOGS+=("$log")
+}
+# sub_stop: end the sub-studies under way (each cancels its own reps or
+# jobs) and wait for them.
+sub_stop() {
+	[ ${#SUB_PIDS[@]} -eq 0 ] || kill -TERM "${SUB_PIDS[@]}" 2>/dev/null
+	wait
+	SUB_PIDS=() SUB_NAMES=() SUB_LOGS=()
+}
+# sub_wait: wait for the sub-studies started. At the first that fails:
+# "the study NAME failed (log: LOG); it ends:" and its last lines, the
+# others ended, return 1.
+sub_wait() {
+	local i
+	for i in "${!SUB_PIDS[@]}"; do
+		wait "${SUB_PIDS[$i]}" && continue
+		say "the study ${SUB_NAMES[$i]} failed (log: ${SUB_LOGS[$i]}); it ends:"
+		tail -n 5 "${SUB_LOGS[$i]}" | sed 's/^/  /' >&2
+		sub_stop
+		return 1
+	done
+	SUB_PIDS=() SUB_NAMES=() SUB_LOGS=()
 }
 
 # bus_model_args: bench/run-guest.sh's options for the model loaded.
