@@ -105,9 +105,8 @@ kernel:
 # Kernel variants (scripts/build-kernel.sh --variant) for the tests and
 # scenarios that show what a patch or a build choice does: nofix is the
 # series without 0007, defwarn has the build-time default mode warn.
-# They build after the main kernel, whose objects they take from the
-# compiler cache (scripts/lib.sh use_ccache): only what they change is
-# compiled.
+# They build after the main kernel, from a copy of its object tree
+# (scripts/build-kernel.sh): only what they change is compiled.
 kernel-nofix: kernel
 	$(Q)scripts/build-kernel.sh --variant nofix >/dev/null
 

@@ -87,8 +87,9 @@ trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing k
 # Image B: A, NULs up to a 4-byte boundary, and a newc cpio member
 # /slb-pad (owner 0, time 0: the same bytes every time). The kernel
 # unpacks concatenated archives one after another, skipping NULs between
-# them, but takes an uncompressed one only at a 4-byte offset
-# (init/initramfs.c: "invalid magic at start of compressed archive").
+# them, but takes a newc member only at a 4-byte offset (init/initramfs.c:
+# "broken padding" after a plain cpio such as ours; "invalid magic at start
+# of compressed archive" after a compressed one).
 mkdir -p "$tmp/pad" || die "cannot create $tmp/pad"
 head -c "$pad" /dev/zero >"$tmp/pad/slb-pad" && touch -d @0 "$tmp/pad/slb-pad" || die "cannot write the pad file"
 (cd "$tmp/pad" && echo slb-pad | cpio -o -H newc -R 0:0 --reproducible --quiet) >"$tmp/pad.cpio" || die "cpio failed"

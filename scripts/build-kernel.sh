@@ -7,7 +7,8 @@
 #   build-kernel.sh [--variant V]          build if needed, print the directory
 #   build-kernel.sh [--variant V] --path   print the directory, build nothing
 #   build-kernel.sh --variants             list the variants
-# The directory holds src/ (patched tree), build/ (O= output with
+# The directory holds src/ (patched tree; a variant's, hard links to the
+# main kernel's files but for the ones it changes), build/ (O= output with
 # arch/x86/boot/bzImage and .config) and build.log.
 #
 # Variants (--variant), so that a test or a study scenario can show what a
@@ -44,6 +45,14 @@ kernel_patches() {
 	for p in $(series_files "$SLB_ROOT/patch/linux"); do
 		[ "${p##*/}" = "$drop" ] || echo "$p"
 	done
+}
+
+# rewrite_paths MAIN DIR: in the text files of DIR/build (a copy of
+# MAIN/build), MAIN's paths become DIR's.
+rewrite_paths() {
+	local from=$1 to=$2 files
+	files=$(grep -rlIF "$from/" "$to/build") || [ $? = 1 ] || return 1
+	[ -z "$files" ] || printf '%s\n' "$files" | FROM=$from TO=$to xargs -d '\n' perl -pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/g'
 }
 
 kernel_dir() {
@@ -85,42 +94,44 @@ main() {
 		return
 	fi
 	[ -f "$TARBALL" ] || die "$TARBALL missing: run 'make deps'"
+	command -v lz4 >/dev/null || die "lz4 missing (the kernel image is LZ4-compressed): run 'make deps'"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	local log=$dir/build.log src=$dir/src main= drop
+	local log=$dir/build.log main= drop=
 	# A variant starts from a copy of the main kernel's object tree, so
-	# that kbuild recompiles only what differs: defwarn (one Kconfig choice)
-	# builds from the main kernel's own sources, nofix (one patch less) from
-	# a hard-linked copy of them with that patch taken out again (patch
-	# replaces the files it changes, so the main tree stays as it is). The
-	# copy's commands name the main tree's paths (objtool's objects, and
-	# nofix's sources): rewritten to the copy's, or kbuild would rebuild
-	# everything. defwarn took 4 min the first time (the compiler cache
-	# preprocesses every file again when autoconf.h changes), now 14 s.
-	# SLB_KERNEL_FULL=1 builds a variant from scratch: the same .config,
-	# vmlinux and bzImage (t0016).
+	# that kbuild recompiles only what differs, built from a hard-linked
+	# copy of the main kernel's sources (patch replaces the files it
+	# changes, kbuild with O= writes none, so the main tree stays as it
+	# is): defwarn (one Kconfig choice) as they are, nofix (one patch
+	# less) with that patch taken out again, derived only while it is the
+	# series' last, so that taking it out gives exactly the tree without
+	# it. The copy's commands name the main tree's paths (objtool's
+	# objects, the sources): rewritten to the copy's, or kbuild would
+	# rebuild everything. defwarn took 4 min the first time (the compiler
+	# cache preprocesses every file again when autoconf.h changes), nofix
+	# 22-47 s; now 14 s each. SLB_KERNEL_FULL=1 builds a variant from
+	# scratch (an entry marked .full): the same .config, vmlinux and
+	# bzImage (t0016).
 	if [ -n "$variant" ] && [ "${SLB_KERNEL_FULL:-0}" != 1 ]; then
 		main=$(variant='' kernel_dir)
+		drop=$(variant_drop "$variant")
 		[ -f "$main/.done" ] || main=
+		[ -z "$drop" ] || [ "$(series_files "$SLB_ROOT/patch/linux" | tail -n 1)" = "$SLB_ROOT/patch/linux/$drop" ] || main=
 	fi
 	if [ -n "$main" ]; then
-		drop=$(variant_drop "$variant")
 		say "deriving the $variant variant from the main kernel's objects ($main)" 2>&1 | tee -a "$log" >&2
-		if [ -z "$drop" ]; then
-			src=$main/src
-			ln -s "$src" "$dir/src"
-		elif ! { cp -al "$main/src" "$dir/src" &&
-			patch -d "$dir/src" -p1 --batch --reverse --quiet <"$SLB_ROOT/patch/linux/$drop" >>"$log" 2>&1; }; then
-			say "could not take ${drop} out of a copy of the main kernel's sources (log: $log); building in full"
-			rm -rf "$dir/src"
+		if ! { cp -al "$main/src" "$dir/src" && cp -a "$main/build" "$dir/build" &&
+			{ [ -z "$drop" ] || patch -d "$dir/src" -p1 --batch --reverse --forward --fuzz=0 --quiet \
+				<"$SLB_ROOT/patch/linux/$drop" >>"$log" 2>&1; } &&
+			rewrite_paths "$main" "$dir"; }; then
+			say "could not derive the $variant variant (log: $log); building it in full" 2>&1 | tee -a "$log" >&2
+			rm -rf "$dir/src" "$dir/build"
 			main=
 		fi
 	fi
-	if [ -n "$main" ]; then
-		cp -a "$main/build" "$dir/build"
-		grep -rlIZF "$main/" "$dir/build" | xargs -0 -r sed -i "s|$main/build|$dir/build|g; s|$main/src|$src|g"
-	else
+	if [ -z "$main" ]; then
 		mkdir -p "$dir/src" "$dir/build"
+		[ "${SLB_KERNEL_FULL:-0}" != 1 ] || touch "$dir/.full"
 		say "extracting $TARBALL"
 		tar -xJf "$TARBALL" -C "$dir/src" --strip-components=1
 		# shellcheck disable=SC2046
@@ -128,19 +139,17 @@ main() {
 	fi
 	# shellcheck disable=SC2046
 	say "configuring: tinyconfig + $(kernel_configs | sed "s|$SLB_ROOT/||g")"
-	# Not for a derived variant: its few objects need no cache, and ccache's
-	# base_dir would give their __FILE__ the path to the main kernel's tree.
-	[ -n "$main" ] || use_ccache
+	use_ccache
 	# The image does not depend on when, by whom or where (which cache
 	# entry) it was built, nor on ccache (scripts/lib.sh use_ccache, whose
 	# base_dir rewrites $dir/src/ to ../src/; the second map gives __FILE__
 	# what the kernel's own map of $dir/src/ gives without ccache).
 	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=splitlock-bench
 	export KBUILD_BUILD_HOST=cache KBUILD_BUILD_VERSION=1
-	local mk=(make -C "$src" O="$dir/build" ARCH=x86_64 KCFLAGS=-fmacro-prefix-map=../src/= KAFLAGS=-fmacro-prefix-map=../src/=)
+	local mk=(make -C "$dir/src" O="$dir/build" ARCH=x86_64 KCFLAGS=-fmacro-prefix-map=../src/= KAFLAGS=-fmacro-prefix-map=../src/=)
 	run_logged "$log" "${mk[@]}" tinyconfig
 	# shellcheck disable=SC2046
-	run_logged "$log" env -C "$dir/build" "$src/scripts/kconfig/merge_config.sh" \
+	run_logged "$log" env -C "$dir/build" "$dir/src/scripts/kconfig/merge_config.sh" \
 		-m .config $(kernel_configs)
 	run_logged "$log" "${mk[@]}" olddefconfig
 	# shellcheck disable=SC2046

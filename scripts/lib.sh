@@ -164,7 +164,7 @@ sub_start() {
 # sub_stop: end the sub-studies under way (each cancels its own reps or
 # jobs) and wait for them.
 sub_stop() {
-	[ ${#SUB_PIDS[@]} -eq 0 ] || kill -TERM "${SUB_PIDS[@]}" 2>/dev/null
+	[ ${#SUB_PIDS[@]} -eq 0 ] || kill -TERM "${SUB_PIDS[@]}" 2>/dev/null || true
 	wait
 	SUB_PIDS=() SUB_NAMES=() SUB_LOGS=()
 }
@@ -174,7 +174,9 @@ sub_stop() {
 sub_wait() {
 	local i
 	for i in "${!SUB_PIDS[@]}"; do
-		wait "${SUB_PIDS[$i]}" && continue
+		# reaped: not signalled again by sub_stop (its PID may be reused)
+		wait "${SUB_PIDS[$i]}" && { unset "SUB_PIDS[$i]"; continue; }
+		unset "SUB_PIDS[$i]"
 		say "the study ${SUB_NAMES[$i]} failed (log: ${SUB_LOGS[$i]}); it ends:"
 		tail -n 5 "${SUB_LOGS[$i]}" | sed 's/^/  /' >&2
 		sub_stop
@@ -310,8 +312,10 @@ run_inputs_digest() {
 # the last 12 hours (another checkout or branch building beside this one
 # may still use it); remove older ones, which only take disk space.
 prune_cache() {
-	local prefix=$1 current=$2 old
-	old=$(ls -1dt "$SLB_CACHE/$prefix"-[0-9a-f]* 2>/dev/null | grep -vxF "$current" | tail -n +2 |
+	local prefix=$1 current=$2 old hex=[0-9a-f][0-9a-f][0-9a-f][0-9a-f]
+	# The key's 16 hex digits: "kernel" must not take "kernel-defwarn-*"
+	# (d, e and f are hex digits).
+	old=$(ls -1dt "$SLB_CACHE/$prefix"-$hex$hex$hex$hex "$SLB_CACHE/$prefix"-$hex$hex$hex$hex.* 2>/dev/null | grep -vxF "$current" | tail -n +2 |
 		while read -r e; do [ -z "$(find "$e" -maxdepth 0 -mmin -720)" ] && echo "$e"; done || true)
 	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
 }

@@ -3,25 +3,34 @@
 # The cache keeps the current build, the newest other one and those made in
 # the last 12 hours (a parallel checkout's); pruning works
 # under set -euo pipefail on a cache holding only the current entry (a
-# fresh machine), where an empty match must not abort the build.
+# fresh machine), where an empty match must not abort the build. Entries
+# are named by a 16-hex-digit key: the main kernel's pruning leaves the
+# variants' (kernel-defwarn-*: "d" is a hex digit, and the glob took them
+# once).
 . "$(dirname "$0")/lib.sh"
 prune() { # prune CACHE CURRENT: run prune_cache as the build scripts do
 	SLB_CACHE=$1 bash -c 'set -euo pipefail; . "$0/scripts/lib.sh"; prune_cache kernel "$1"; echo done' "$T_ROOT" "$2"
 }
 c=$T_TMP/cache
-mkdir -p "$c/kernel-aa"
-only_current() { [ "$(prune "$c" "$c/kernel-aa" 2>/dev/null)" = done ]; }
+k() { printf '%s' "$1$1$1$1$1$1$1$1"; } # a 16-digit key from 2 hex digits
+mkdir -p "$c/kernel-$(k aa)"
+only_current() { [ "$(prune "$c" "$c/kernel-$(k aa)" 2>/dev/null)" = done ]; }
 t_ok "a cache with only the current entry: pruning succeeds" only_current
-for k in bb cc dd ee; do mkdir "$c/kernel-$k"; touch -d "-$((RANDOM % 5 + 20)) hours" "$c/kernel-$k"; done
-touch -d '-13 hours' "$c/kernel-dd"
-touch -d '-30 hours' "$c/kernel-bb"
-touch -d '-1 hour' "$c/kernel-ee"
-mkdir "$c/kernel-ff" && touch -d '-2 hours' "$c/kernel-ff"
-prune "$c" "$c/kernel-aa" >/dev/null 2>&1
-t_ok "the current entry is kept" test -d "$c/kernel-aa"
-t_ok "the newest other entry is kept" test -d "$c/kernel-ee"
-t_ok "entries made in the last 12 hours are kept (a parallel checkout's)" test -d "$c/kernel-ff"
-t_ok "older entries are removed" sh -c "[ ! -e '$c/kernel-bb' ] && [ ! -e '$c/kernel-cc' ] && [ ! -e '$c/kernel-dd' ]"
-mkdir -p "$c/qemu-unpatched-11" "$c/qemu-22" "$c/qemu-33"
-SLB_CACHE=$c bash -c '. "$0/scripts/lib.sh"; prune_cache qemu "$1"' "$T_ROOT" "$c/qemu-33" 2>/dev/null
-t_ok "the unpatched reference QEMU is not pruned with the patched ones" test -d "$c/qemu-unpatched-11"
+for x in bb cc dd ee; do mkdir "$c/kernel-$(k $x)"; touch -d "-$((RANDOM % 5 + 20)) hours" "$c/kernel-$(k $x)"; done
+touch -d '-13 hours' "$c/kernel-$(k dd)"
+touch -d '-30 hours' "$c/kernel-$(k bb)"
+touch -d '-1 hour' "$c/kernel-$(k ee)"
+mkdir "$c/kernel-$(k ff)" && touch -d '-2 hours' "$c/kernel-$(k ff)"
+mkdir "$c/kernel-defwarn-$(k 12)" && touch -d '-30 hours' "$c/kernel-defwarn-$(k 12)"
+prune "$c" "$c/kernel-$(k aa)" >/dev/null 2>&1
+t_ok "the current entry is kept" test -d "$c/kernel-$(k aa)"
+t_ok "the newest other entry is kept" test -d "$c/kernel-$(k ee)"
+t_ok "entries made in the last 12 hours are kept (a parallel checkout's)" test -d "$c/kernel-$(k ff)"
+t_ok "older entries are removed" sh -c "[ ! -e '$c/kernel-$(k bb)' ] && [ ! -e '$c/kernel-$(k cc)' ] && [ ! -e '$c/kernel-$(k dd)' ]"
+t_ok "a variant's entry is not the main kernel's to prune" test -d "$c/kernel-defwarn-$(k 12)"
+mkdir -p "$c/qemu-unpatched-$(k 11)" "$c/qemu-$(k 22)" "$c/qemu-$(k 33)"
+SLB_CACHE=$c bash -c '. "$0/scripts/lib.sh"; prune_cache qemu "$1"' "$T_ROOT" "$c/qemu-$(k 33)" 2>/dev/null
+t_ok "the unpatched reference QEMU is not pruned with the patched ones" test -d "$c/qemu-unpatched-$(k 11)"
+for a in 44 55 66; do touch "$c/initramfs-$(k $a).cpio"; touch -d '-30 hours' "$c/initramfs-$(k $a).cpio"; done
+SLB_CACHE=$c bash -c '. "$0/scripts/lib.sh"; prune_cache initramfs "$1"' "$T_ROOT" "$c/initramfs-$(k 66).cpio" 2>/dev/null
+t_ok "an initramfs image (a key and a suffix) is pruned too" sh -c "[ ! -e '$c/initramfs-$(k 44).cpio' ] && [ -e '$c/initramfs-$(k 55).cpio' ] && [ -e '$c/initramfs-$(k 66).cpio' ]"

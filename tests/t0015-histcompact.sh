@@ -45,8 +45,16 @@ else
 	t_skip "a committed rep's histogram" "no results/example-*/split-off"
 fi
 
+"$HC" "$T_TMP/h3" >"$T_TMP/h3.hc"
 printf '# c\n000001\n\n000002 000000 0\n000003 000000 000007\n  # not a comment\n000004 abc\n000005 000001' >"$T_TMP/edge"
 t_ok "edge lines (a bucket without counts, blank, indented '#', text, no final newline) as awk" same_as_awk "$T_TMP/edge"
+"$HC" "$T_TMP/edge" >"$T_TMP/edge.hc"
+if [ -x /bin/busybox ]; then # the awk the guest ran: busybox's
+	t_ok "busybox awk wrote the same for the three-thread and edge inputs" sh -c '
+		for f in "$2" "$3"; do /bin/busybox awk "$1" "$f" | cmp -s - "$f.hc" || { echo "differs on $f"; exit 1; }; done' sh "$AWK" "$T_TMP/h3" "$T_TMP/edge"
+else
+	t_skip "busybox awk wrote the same" "busybox-static not installed"
+fi
 t_ok "standard input without FILE" sh -c '"$1" <"$2" | cmp -s - "$3"' sh "$HC" "$T_TMP/edge" "$T_TMP/awk"
 t_ok "two files: usage error" t_expect_code 2 "$HC" "$T_TMP/edge" "$T_TMP/edge"
 t_ok "an unknown option: usage error" t_expect_code 2 "$HC" --nope

@@ -3,9 +3,8 @@
 # bench/image-change.sh (make bench-image) end to end on a tiny matrix
 # (baseline and aligned, 1 rep of 3 s on each image): image B is image A
 # and an unused file, which the guest kernel unpacks, also when A's
-# length is not a multiple of 4 (the kernel takes an uncompressed archive
-# after a compressed one only at a 4-byte offset; A here is the initramfs
-# and 1 or 2 NULs); both studies, their comparison and image.json/md come
+# length is not a multiple of 4 (the kernel takes a cpio member only at a
+# 4-byte offset; A here is the initramfs and 1 or 2 NULs); both studies, their comparison and image.json/md come
 # out, and with 1 rep no interval is called missed; image B is not kept; a
 # failing study keeps no run (its logs stay in .incomplete-ID).
 . "$(dirname "$0")/lib.sh"

@@ -11,7 +11,8 @@
 # not match it is skipped with the reason and what would run it (another
 # boot, a sysctl, another CPU). Sourced by bench/study.sh; the interface
 # is documented in bench/target/guest.sh.
-# ssh: the tools (static slb-load, slb-lib.sh, the job, rep.sh, detect.sh)
+# ssh: the tools (static slb-load and slb-histcompact, slb-lib.sh, the job,
+# rep.sh, detect.sh)
 # go to a mktemp directory there (under SLB_REMOTE_TMPDIR, a directory on
 # the target, default /tmp), are
 # removed at the end and on Ctrl-C; cyclictest must be installed there.
