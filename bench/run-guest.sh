@@ -128,7 +128,9 @@ check_number --smp "$smp" 2 8
 check_number --isolate "$isolate" 1 $((smp - 1))
 check_number --threads "$threads" 1 2
 [ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
-check_number --memory "$mem" 128 16384
+# 256 MB at least: the plain 43 MB initramfs is in RAM twice while it
+# unpacks (at 128 MB "Initramfs unpacking failed: write error")
+check_number --memory "$mem" 256 16384
 check_number --timeout "$timeout" 0 86400
 check_choice --clock "$clock" wall virtual
 check_number --bus-lock-ns "$bus_lock_ns" 0 1000000

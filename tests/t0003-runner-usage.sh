@@ -14,6 +14,7 @@ refuses() { # refuses WORD ARGS...: the runner exits 2 naming WORD
 t_ok "--help exits 0" "$RG" --help
 t_ok "missing --outdir" refuses outdir -n smoke
 t_ok "--smp 1 (nothing to isolate)" refuses "--smp=1 is out of range" -o "$T_TMP/a" -n smoke --smp 1
+t_ok "--memory 128 (the initramfs would not unpack)" refuses "--memory=128 is out of range" -o "$T_TMP/a" -n smoke --memory 128
 t_ok "--smp abc" refuses abc -o "$T_TMP/a" -n smoke --smp abc
 t_ok "--isolate 2 with --smp 2" refuses "--isolate=2 is out of range" -o "$T_TMP/a" -n smoke --smp 2 --isolate 2
 t_ok "--timeout -5" refuses -- -5 -o "$T_TMP/a" -n smoke -t -5
