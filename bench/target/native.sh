@@ -60,9 +60,13 @@ target_check() {
 		usage_error "TARGET=native needs root: cyclictest runs SCHED_FIFO 95 with mlockall (run make bench as root)"
 }
 
+# The static tools (build/guest) a native rep runs: found there locally,
+# copied to an ssh target.
+NATIVE_TOOLS=(slb-load slb-histcompact)
+
 target_ready() {
 	local p
-	for p in slb-load slb-histcompact; do
+	for p in "${NATIVE_TOOLS[@]}"; do
 		[ -x "$SLB_ROOT/build/guest/$p" ] || usage_error "$SLB_ROOT/build/guest/$p missing (run make)"
 	done
 }
@@ -106,7 +110,7 @@ target_prepare() {
 	if [ -n "$ssh_dest" ]; then
 		stage=$(mktemp -d "${TMPDIR:-/tmp}/slb-stage.XXXXXX") || return 1
 		mkdir -p "$stage/bin" "$stage/jobs"
-		cp "$SLB_ROOT/build/guest/slb-load" "$SLB_ROOT/build/guest/slb-histcompact" "$stage/bin/" &&
+		cp "${NATIVE_TOOLS[@]/#/$SLB_ROOT/build/guest/}" "$stage/bin/" &&
 			cp "$SLB_ROOT/bench/guest/slb-lib.sh" "$SLB_ROOT/bench/target/rep.sh" "$SLB_ROOT/bench/target/detect.sh" "$stage/" &&
 			cp "$SLB_ROOT/bench/guest/jobs/study.sh" "$stage/jobs/" || { rm -rf "$stage"; return 1; }
 		say "connecting to $ssh_dest${ssh_port:+ port $ssh_port}"
