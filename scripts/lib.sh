@@ -95,8 +95,13 @@ begin_run_dir() {
 	done
 	RUN_TMP=$results/.incomplete-$id
 	rm -rf "$RUN_TMP"
-	mkdir -p "$RUN_TMP" || die "cannot create $RUN_TMP"
-	echo $$ >"$RUN_TMP/.pid"
+	# The directory appears with its .pid in it (made under a name the
+	# scan above does not match, then renamed): a run starting beside this
+	# one (a sweep's studies on Slurm, all at once) took a directory made
+	# but not yet given its .pid for one left by a dead run, and removed it.
+	local new=$results/.starting-$id.$$
+	rm -rf "$new"
+	{ mkdir -p "$new" && echo $$ >"$new/.pid" && mv -T "$new" "$RUN_TMP"; } || die "cannot create $RUN_TMP"
 }
 
 # end_run_dir TMP DEST: the run in TMP (begin_run_dir) is complete: it
