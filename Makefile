@@ -48,7 +48,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-boot bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -68,6 +68,7 @@ help:
 	@echo "make checkpatch style-check the kernel and QEMU series"
 	@echo "make bench-qemu benchmark: patched vs stock QEMU, emulated split-lock cost"
 	@echo "make bench-model benchmark: host time of the bus-lock model (REPS_MODEL=6; SLB_QEMU_BASE= an earlier build)"
+	@echo "make bench-boot  benchmark: host time of a guest boot, RAM in a memfd vs huge pages (REPS_BOOT=6; SLB_QEMU_BASE=)"
 	@echo "make bench-image does an unused file in the guest image move the results? IMAGE_SCENARIOS= IMAGE_PAD= REPS="
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
@@ -160,6 +161,7 @@ SCENARIOS ?=
 DURATION  ?= $(DURATION_DEFAULT)
 REPS      ?= $(REPS_DEFAULT)
 REPS_MODEL ?= 6
+REPS_BOOT  ?= 6
 INTERVAL  ?= $(INTERVAL_DEFAULT)
 # TARGET: guest (the emulator), native (this machine's running kernel, as
 # root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
@@ -253,6 +255,9 @@ bench-qemu: all kernel qemu initramfs
 # build) if set, interleaved (bench/model-cost.sh).
 bench-model: all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/model-cost.sh $(REPS_MODEL)
+
+bench-boot: all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/boot-cost.sh $(REPS_BOOT)
 
 # Does an unrelated change of the guest image (an unused file) move the
 # study's results more than its intervals say? (bench/image-change.sh)

@@ -21,15 +21,7 @@ set -uo pipefail
 SLB_PROG=model-cost
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
-reps=${1:-6}
-case $reps in '' | *[!0-9]*) usage_error "REPS '$reps' is not a whole number from 4 to 100" ;; esac
-[ "$reps" -ge 4 ] && [ "$reps" -le 100 ] || usage_error "REPS $reps is out of range (allowed: 4 to 100: an interval needs 4 runs a side)"
-qemu=${SLB_QEMU:?set SLB_QEMU (make bench-model)}
-base=${SLB_QEMU_BASE:-}
-command -v "$qemu" >/dev/null || usage_error "SLB_QEMU '$qemu' is not an executable (run 'make qemu')"
-[ -z "$base" ] || command -v "$base" >/dev/null || usage_error "SLB_QEMU_BASE '$base' is not an executable"
-RATIO=$SLB_ROOT/build/host/slb-ratio
-[ -x "$RATIO" ] || die "$RATIO missing: run 'make'"
+cost_bench_init "${1:-}" "make bench-model"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 write_study_job 3 1 1000 0 slb-load:split "" >"$tmp/job.sh"
@@ -53,7 +45,7 @@ for r in $(seq 1 "$reps"); do
 	done
 done
 echo "host CPU time of one split-off guest run (3 s of virtual time, boot included), $reps reps interleaved:"
-awk '{ n[$1]++; s[$1] += $2 } END { for (v in n) printf "  %-6s %7.2f s (mean)\n", v, s[v] / n[v] }' "$tmp/cpu" | sort
+cost_bench_means "$tmp/cpu"
 echo "ratios (1.000 = the same host time):"
 printf '  %s\n' "$("$RATIO" model free "$tmp/cpu")"
 printf '  %s\n' "$("$RATIO" calib model "$tmp/cpu")"

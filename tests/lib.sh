@@ -133,14 +133,15 @@ t_line_count() {
 
 # t_interrupt OUT PATTERN SECONDS CMD...: start CMD (output to OUT) as a
 # terminal's Ctrl-C would find it (a background job ignores SIGINT unless
-# told otherwise), wait until OUT shows PATTERN (at most 30 s), SECONDS
-# more, send SIGINT; print CMD's exit status.
+# told otherwise), wait until OUT (or the file T_INTERRUPT_WATCH names)
+# shows PATTERN (at most 30 s), SECONDS more, send SIGINT; print CMD's
+# exit status.
 t_interrupt() {
-	local out=$1 pat=$2 secs=$3 pid
+	local out=$1 pat=$2 secs=$3 pid watch=${T_INTERRUPT_WATCH:-$1}
 	shift 3
 	env --default-signal=INT "$@" >"$out" 2>&1 &
 	pid=$!
-	for _ in $(seq 1 150); do grep -q -- "$pat" "$out" 2>/dev/null && break; sleep 0.2; done
+	for _ in $(seq 1 150); do grep -q -- "$pat" "$watch" 2>/dev/null && break; sleep 0.2; done
 	sleep "$secs"
 	kill -INT "$pid"
 	wait "$pid"

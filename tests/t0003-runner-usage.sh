@@ -28,6 +28,7 @@ t_ok "--bus-lock-ns -1" refuses "--bus-lock-ns '-1'" -o "$T_TMP/a" -n smoke --bu
 t_ok "--bus-lock-ns 5000000 (absurd)" refuses "--bus-lock-ns=5000000 is out of range (allowed: 0 to 1000000)" -o "$T_TMP/a" -n smoke --bus-lock-ns 5000000
 t_ok "--quantum-ns 10" refuses "--quantum-ns=10 is out of range" -o "$T_TMP/a" -n smoke --quantum-ns 10
 t_ok "--seed x" refuses "--seed 'x'" -o "$T_TMP/a" -n smoke --seed x
+t_ok "--ram hugetlb" refuses "--ram 'hugetlb' is not allowed (allowed: memfd anon)" -o "$T_TMP/a" -n smoke --ram hugetlb
 # The emulator benchmarks refuse bad input before booting anything.
 MC=$T_ROOT/bench/model-cost.sh
 t_ok "model-cost: REPS=2 (an interval needs 4)" t_refuses "REPS 2 is out of range (allowed: 4 to 100" env SLB_QEMU=/bin/true "$MC" 2
@@ -36,6 +37,11 @@ t_ok "model-cost: an emulator that is not there" t_refuses "SLB_QEMU '$T_TMP/non
 	env SLB_QEMU="$T_TMP/none" "$MC" 4
 t_ok "model-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
 	env SLB_QEMU=/bin/true SLB_QEMU_BASE="$T_TMP/none" "$MC" 4
+BC=$T_ROOT/bench/boot-cost.sh
+t_ok "boot-cost: REPS=101" t_refuses "REPS 101 is out of range (allowed: 4 to 100" env SLB_QEMU=/bin/true "$BC" 101
+t_ok "boot-cost: no emulator given" t_refuses "set SLB_QEMU (make bench-boot)" env -u SLB_QEMU "$BC" 4
+t_ok "boot-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
+	env SLB_QEMU=/bin/true SLB_QEMU_BASE="$T_TMP/none" "$BC" 4
 
 # Every short option a tool's --help lists is one its getopt takes (a second
 # "-o" given to util-linux getopt replaces the first, which once left the

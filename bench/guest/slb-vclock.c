@@ -27,6 +27,12 @@
  *     With a bus-lock cost C both split loops pay C once per lock: fresh -
  *     warm is the page fault, not a second C.
  *
+ *   slb-vclock spin [--pauses N] [--json] CPU
+ *     A spin-wait as a lock waiter's: N PAUSE instructions in a loop, and
+ *     the TSC ticks they took. Under lock-step a spinning vCPU runs its
+ *     slice on (patch/qemu 0010-0011): the emulator's rounds show it
+ *     (trace event rr_lockstep_round), the ticks do not change.
+ *
  * Output: one line of key=value pairs (or a JSON object with --json).
  * Exit status: 0 measured and no violation, 1 a violation (negative
  * difference, step back) or a failure, 2 usage.
@@ -316,6 +322,31 @@ static int run_lockcost(int cpu)
 	return 0;
 }
 
+/* ---- spin ---- */
+
+static long spin_pauses = 1000000;
+
+static int run_spin(int cpu)
+{
+	uint64_t t0, ticks;
+
+	if (pin(cpu)) {
+		fprintf(stderr, PROG ": cannot run on CPU %d: %s\n", cpu, strerror(errno));
+		return 1;
+	}
+	t0 = tsc();
+	for (long i = 0; i < spin_pauses; i++)
+		__asm__ volatile("pause" : : : "memory");
+	ticks = tsc() - t0;
+	if (json)
+		printf("{\"mode\":\"spin\",\"cpu\":%d,\"pauses\":%ld,\"ticks\":%" PRIu64
+		       ",\"ticks_per_pause\":%.2f}\n", cpu, spin_pauses, ticks, (double)ticks / spin_pauses);
+	else
+		printf("mode=spin pauses=%ld ticks=%" PRIu64 " ticks_per_pause=%.2f\n",
+		       spin_pauses, ticks, (double)ticks / spin_pauses);
+	return 0;
+}
+
 /* ---- command line ---- */
 
 static void usage(FILE *f)
@@ -323,6 +354,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: " PROG " pingpong [--rounds N] [--settle-us N] [--json] CPU_A CPU_B\n"
 		   "       " PROG " monotonic [--seconds S] [--json] CPU...\n"
 		   "       " PROG " lockcost [--ops N] [--json] CPU\n"
+		   "       " PROG " spin [--pauses N] [--json] CPU\n"
 		   "Guest checks of the virtual clock through the TSC (see the file header).\n");
 }
 
@@ -343,6 +375,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "settle-us", required_argument, NULL, 'S' },
 		{ "ops", required_argument, NULL, 'o' },
+		{ "pauses", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -381,6 +414,11 @@ int main(int argc, char **argv)
 				return 2;
 			lc_ops = (long)v;
 			break;
+		case 'p':
+			if (num_parse_u64(PROG, "--pauses", optarg, 1, 1000000000, &v))
+				return 2;
+			spin_pauses = (long)v;
+			break;
 		case 'j':
 			json = 1;
 			break;
@@ -406,7 +444,9 @@ int main(int argc, char **argv)
 		return run_monotonic(ncpus, cpus);
 	if (!strcmp(mode, "lockcost") && ncpus == 1)
 		return run_lockcost(cpus[0]);
+	if (!strcmp(mode, "spin") && ncpus == 1)
+		return run_spin(cpus[0]);
 	fprintf(stderr, PROG ": mode '%s' with %d CPUs: use pingpong CPU_A CPU_B, "
-			"monotonic CPU..., or lockcost CPU\n", mode, ncpus);
+			"monotonic CPU..., lockcost CPU or spin CPU\n", mode, ncpus);
 	return 2;
 }

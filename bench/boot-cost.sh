@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Benchmark (prints, asserts nothing): what one guest boot costs in host
+# time, the part every test boot and every study rep pays before its work.
+# The guest boots in the virtual mode (the default 10 us lock-step
+# quantum), runs an empty job and powers off: deterministic, so every run
+# does the same guest work. Variants, interleaved rep by rep:
+#   now    SLB_QEMU, guest RAM in a memfd (run-guest.sh's default)
+#   thp    SLB_QEMU, guest RAM anonymous (--ram anon: QEMU asks the host
+#          for transparent huge pages, each cleared in full when first
+#          touched)
+#   base   SLB_QEMU_BASE, if set, memfd: another build, such as one of an
+#          earlier patch/qemu (before 0011-0012 a vCPU left the execution
+#          loop at every PAUSE)
+# The measure is run-guest.sh's host CPU time for the whole boot (user +
+# system, QEMU and the runner); each ratio comes with its 95 % interval
+# over the reps (bench/host/slb-ratio, Hodges-Lehmann on logs).
+# Usage: boot-cost.sh [REPS]   (default 6, 4 to 100; SLB_QEMU, SLB_INITRD
+# and optionally SLB_QEMU_BASE, from make bench-boot)
+# Exit status: 0 done, 1 a guest run failed, 2 bad input.
+set -uo pipefail
+SLB_PROG=boot-cost
+. "$(dirname "$0")/../scripts/lib.sh"
+cost_bench_init "${1:-}" "make bench-boot"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo '. /lib/slb-lib.sh' >"$tmp/job.sh"
+
+variants=(now thp)
+[ -z "$base" ] || variants+=(base)
+for r in $(seq 1 "$reps"); do
+	for v in "${variants[@]}"; do
+		case $v in
+		now) bin=$qemu args=() ;;
+		thp) bin=$qemu args=(--ram anon) ;;
+		*) bin=$base args=() ;;
+		esac
+		say "rep $r/$reps: $v"
+		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual ${args[@]+"${args[@]}"} --qemu "$bin" \
+			-o "$tmp/$v$r" -j "$tmp/job.sh" -t 300) ||
+			die "guest run $v $r failed: $(cat "$tmp/$v$r/outcome.json" 2>/dev/null)"
+		echo "$v $cpu" >>"$tmp/cpu"
+	done
+done
+echo "host CPU time of one guest boot (an empty job, virtual mode; runner included), $reps reps interleaved:"
+cost_bench_means "$tmp/cpu"
+echo "ratios (1.000 = the same host time):"
+printf '  %s\n' "$("$RATIO" now thp "$tmp/cpu")"
+[ -z "$base" ] || printf '  %s\n' "$("$RATIO" now base "$tmp/cpu")"
