@@ -10,7 +10,7 @@
 #          for transparent huge pages, each cleared in full when first
 #          touched)
 #   base   SLB_QEMU_BASE, if set, memfd: another build, such as one of an
-#          earlier patch/qemu (before 0011-0012 a vCPU left the execution
+#          earlier patch/qemu (before 0012-0013 a vCPU left the execution
 #          loop at every PAUSE)
 # The measure is run-guest.sh's host CPU time for the whole boot (user +
 # system, QEMU and the runner); each ratio comes with its 95 % interval

@@ -27,10 +27,20 @@
  *     With a bus-lock cost C both split loops pay C once per lock: fresh -
  *     warm is the page fault, not a second C.
  *
+ *   slb-vclock rtt [--rounds N] [--settle-us N] [--json] CPU_A CPU_B
+ *     A bus issuer asks a sleeper and waits for the answer: CPU_A takes a
+ *     split lock (with a bus-lock cost it is then a bus issuer), wakes the
+ *     thread asleep on CPU_B (futex) and spins on PAUSE until it answers;
+ *     the TSC ticks from the wake to the answer, their median and largest.
+ *     CPU_A waits N to 1.5 N us before each round (default 2200: more than
+ *     two 1 ms quanta), so that CPU_B is asleep. Under lock-step the
+ *     issuer stops soon after it wakes the sleeper (patch/qemu 0011): the
+ *     answer comes in microseconds, not at the round's end.
+ *
  *   slb-vclock spin [--pauses N] [--json] CPU
  *     A spin-wait as a lock waiter's: N PAUSE instructions in a loop, and
  *     the TSC ticks they took. Under lock-step a spinning vCPU runs its
- *     slice on (patch/qemu 0010-0011): the emulator's rounds show it
+ *     slice on (patch/qemu 0010-0013): the emulator's rounds show it
  *     (trace event rr_lockstep_round), the ticks do not change.
  *
  * Output: one line of key=value pairs (or a JSON object with --json).
@@ -322,6 +332,91 @@ static int run_lockcost(int cpu)
 	return 0;
 }
 
+/* ---- rtt ---- */
+
+static atomic_int rtt_flag;		/* 0 idle, 1 asked, 2 answered, 3 stop */
+static long rtt_rounds = 200;
+static uint64_t rtt_settle_ns = 2200000;
+
+struct rtt_side {
+	int cpu, err;
+};
+
+static void *rtt_answer(void *arg)
+{
+	struct rtt_side *me = arg;
+	int f;
+
+	if (pin(me->cpu)) {
+		me->err = errno;
+		return NULL;
+	}
+	for (;;) {
+		while ((f = atomic_load(&rtt_flag)) != 1 && f != 3)
+			futex(&rtt_flag, FUTEX_WAIT, f);
+		if (f == 3)
+			return NULL;
+		atomic_store(&rtt_flag, 2);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int run_rtt(int cpu_a, int cpu_b)
+{
+	static uint32_t split[32] __attribute__((aligned(64)));
+	struct rtt_side b = { .cpu = cpu_b };
+	uint64_t seed = 0x9e3779b97f4a7c15ull, *ticks;
+	pthread_t tid;
+
+	ticks = calloc((size_t)rtt_rounds, sizeof(*ticks));
+	if (!ticks || pin(cpu_a)) {
+		fprintf(stderr, PROG ": cannot run on CPU %d: %s\n", cpu_a, strerror(errno));
+		return 1;
+	}
+	if (pthread_create(&tid, NULL, rtt_answer, &b)) {
+		fprintf(stderr, PROG ": cannot start a thread\n");
+		return 1;
+	}
+	for (long i = 0; i < rtt_rounds && !b.err; i++) {
+		uint64_t until = tsc() + rtt_settle_ns + next_rand(&seed) % (rtt_settle_ns / 2 + 1), t0;
+
+		while (tsc() < until)
+			;
+		/* bytes 62-65 of a 64-byte aligned block cross a line */
+		lock_add((volatile uint32_t *)((unsigned char *)split + 62));
+		t0 = tsc();
+		atomic_store(&rtt_flag, 1);
+		futex(&rtt_flag, FUTEX_WAKE, 1);
+		while (atomic_load(&rtt_flag) != 2)
+			__asm__ volatile("pause" : : : "memory");
+		ticks[i] = tsc() - t0;
+		atomic_store(&rtt_flag, 0);
+	}
+	atomic_store(&rtt_flag, 3);
+	futex(&rtt_flag, FUTEX_WAKE, 1);
+	pthread_join(tid, NULL);
+	if (b.err) {
+		fprintf(stderr, PROG ": cannot run on CPU %d: %s\n", cpu_b, strerror(b.err));
+		return 1;
+	}
+	qsort(ticks, (size_t)rtt_rounds, sizeof(*ticks), cmp_u64);
+	if (json)
+		printf("{\"mode\":\"rtt\",\"cpus\":[%d,%d],\"rounds\":%ld,\"median_ticks\":%" PRIu64
+		       ",\"max_ticks\":%" PRIu64 "}\n", cpu_a, cpu_b, rtt_rounds, ticks[rtt_rounds / 2],
+		       ticks[rtt_rounds - 1]);
+	else
+		printf("mode=rtt rounds=%ld median_ticks=%" PRIu64 " max_ticks=%" PRIu64 "\n",
+		       rtt_rounds, ticks[rtt_rounds / 2], ticks[rtt_rounds - 1]);
+	free(ticks);
+	return 0;
+}
+
 /* ---- spin ---- */
 
 static long spin_pauses = 1000000;
@@ -354,6 +449,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: " PROG " pingpong [--rounds N] [--settle-us N] [--json] CPU_A CPU_B\n"
 		   "       " PROG " monotonic [--seconds S] [--json] CPU...\n"
 		   "       " PROG " lockcost [--ops N] [--json] CPU\n"
+		   "       " PROG " rtt [--rounds N] [--settle-us N] [--json] CPU_A CPU_B\n"
 		   "       " PROG " spin [--pauses N] [--json] CPU\n"
 		   "Guest checks of the virtual clock through the TSC (see the file header).\n");
 }
@@ -397,12 +493,12 @@ int main(int argc, char **argv)
 		case 'r':
 			if (num_parse_u64(PROG, "--rounds", optarg, 1, 10000000, &v))
 				return 2;
-			pp_rounds = (long)v;
+			pp_rounds = rtt_rounds = (long)v;
 			break;
 		case 'S':
 			if (num_parse_u64(PROG, "--settle-us", optarg, 0, 100000, &v))
 				return 2;
-			pp_settle_ns = v * 1000;
+			pp_settle_ns = rtt_settle_ns = v * 1000;
 			break;
 		case 's':
 			if (num_parse(PROG, "--seconds", optarg, 0.1, 3600, 0, &d))
@@ -446,7 +542,9 @@ int main(int argc, char **argv)
 		return run_lockcost(cpus[0]);
 	if (!strcmp(mode, "spin") && ncpus == 1)
 		return run_spin(cpus[0]);
+	if (!strcmp(mode, "rtt") && ncpus == 2)
+		return run_rtt(cpus[0], cpus[1]);
 	fprintf(stderr, PROG ": mode '%s' with %d CPUs: use pingpong CPU_A CPU_B, "
-			"monotonic CPU..., lockcost CPU or spin CPU\n", mode, ncpus);
+			"monotonic CPU..., lockcost CPU, spin CPU or rtt CPU_A CPU_B\n", mode, ncpus);
 	return 2;
 }
