@@ -12,7 +12,10 @@
 # lines renumbered to follow the scripts before it. JOBS 1 streams each
 # script's output as it comes. A script with a line "# t-serial" (a reason
 # may follow a colon) runs with nothing beside it: those that measure the
-# host (native split locks, host time), before the others start.
+# host (host time against a ratio), before the others start. One with a line
+# "# t-host" (native split locks and cyclictest in real time, no figure
+# checked) runs beside the others but never beside another t-host script;
+# these start first, so that their waits in real time overlap the rest.
 # --dir DIR: the directory of the scripts (default this one; the runner's
 # own test, t0010, uses fake ones). --validate: check the arguments, run
 # nothing (make test, before it builds).
@@ -58,6 +61,8 @@ trap 'exit 143' TERM
 
 # is_serial SCRIPT: SCRIPT must run alone ("# t-serial" line).
 is_serial() { grep -q '^# t-serial\b' "$1"; }
+# is_host SCRIPT: SCRIPT must not run beside another t-host script.
+is_host() { grep -q '^# t-host\b' "$1"; }
 
 # run_one I: run script I with its own counters in $W/I/, printing its TAP
 # lines numbered from 1 (a non-zero exit is one more failed test).
@@ -90,12 +95,19 @@ if [ "$jobs" = 1 ]; then
 		total=$((total + $(cat "$W/$i/n")))
 	done
 else
-	# Serial scripts first, one at a time, then the others JOBS at a time;
-	# printing follows the list order whatever order they finish in.
-	order=()
+	# Serial scripts first, one at a time, then the others JOBS at a time,
+	# t-host ones first and never two of them at once; printing follows
+	# the list order whatever order they finish in.
+	order=() host=()
 	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" && order+=("$i"); done
 	nserial=${#order[@]}
-	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" || order+=("$i"); done
+	for i in "${!scripts[@]}"; do
+		is_serial "${scripts[$i]}" && continue
+		is_host "${scripts[$i]}" && { host[$i]=1; order+=("$i"); }
+	done
+	for i in "${!scripts[@]}"; do
+		is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] || order+=("$i")
+	done
 	printed=0
 	# Job control: each script in a process group of its own, which
 	# cleanup ends as a whole (its guests too).
@@ -121,16 +133,41 @@ else
 		done
 		flush
 	}
-	for k in "${!order[@]}"; do
-		i=${order[$k]}
-		limit=$jobs
-		[ "$k" -ge "$nserial" ] || limit=1
-		# wait -n returns when one script ends; its .done marks which.
-		while [ "${#pids[@]}" -ge "$limit" ]; do wait -n 2>/dev/null; reap; done
-		( run_one "$i"; touch "$W/$i.done" ) >"$W/$i.out" 2>"$W/$i.err" &
-		pids[$i]=$!
-		# A serial script ends before the next one starts.
-		[ "$limit" != 1 ] || while [ "${#pids[@]}" -gt 0 ]; do wait -n 2>/dev/null; reap; done
+	# start I: run script I in the background.
+	start() {
+		( run_one "$1"; touch "$W/$1.done" ) >"$W/$1.out" 2>"$W/$1.err" &
+		pids[$1]=$!
+	}
+	# host_running: a t-host script is running.
+	host_running() {
+		local k
+		for k in "${!pids[@]}"; do [ -z "${host[$k]:-}" ] || return 0; done
+		return 1
+	}
+	# wait -n returns when one script ends; its .done marks which.
+	for i in "${order[@]:0:$nserial}"; do
+		start "$i"
+		while [ "${#pids[@]}" -gt 0 ]; do wait -n 2>/dev/null; reap; done
+	done
+	queue=("${order[@]:$nserial}")
+	while [ "${#queue[@]}" -gt 0 ]; do
+		while [ "${#pids[@]}" -ge "$jobs" ]; do wait -n 2>/dev/null; reap; done
+		# the first script in the queue that may start now
+		pick=
+		for k in "${!queue[@]}"; do
+			i=${queue[$k]}
+			[ -n "${host[$i]:-}" ] && host_running && continue
+			pick=$k
+			break
+		done
+		if [ -z "$pick" ]; then
+			wait -n 2>/dev/null
+			reap
+			continue
+		fi
+		start "${queue[$pick]}"
+		unset "queue[$pick]"
+		queue=(${queue[@]+"${queue[@]}"})
 	done
 	while [ "${#pids[@]}" -gt 0 ]; do wait -n 2>/dev/null; reap; done
 	flush

@@ -6,17 +6,21 @@
 # the list's order although they finish in another), the plan and the
 # closing line count every script; a failing script and one that exits
 # non-zero are counted as failed (exit 1); a "# t-serial" script runs with
-# nothing beside it (start and end times of every script, in a log); -j 1
+# nothing beside it (start and end times of every script, in a log), two
+# "# t-host" scripts never beside each other but beside the others; -j 1
 # gives the same stream; a bad JOBS exits 2 naming the value.
 . "$(dirname "$0")/lib.sh"
 RT=$T_ROOT/tests/run-tests.sh
 d=$T_TMP/fake log=$T_TMP/times.log
 mkdir -p "$d"
-# fake NAME SECONDS [SERIAL]: a script of two passing tests that logs when
-# it starts and ends (ns) and sleeps SECONDS between.
+# fake NAME SECONDS [serial|host]: a script of two passing tests that logs
+# when it starts and ends (ns) and sleeps SECONDS between.
 fake() {
 	{
-		[ -z "${3:-}" ] || echo "# t-serial: a fake that measures the host"
+		case ${3:-} in
+		serial) echo "# t-serial: a fake that measures the host" ;;
+		host) echo "# t-host: a fake that runs natively in real time" ;;
+		esac
 		echo ". '$T_ROOT/tests/lib.sh'"
 		echo "echo \"$1 start \$(date +%s%N)\" >>'$log'"
 		echo "t_ok '$1 first' true"
@@ -74,6 +78,23 @@ alone() {
 	done
 }
 t_ok "-j 2: the t-serial script ran with nothing beside it" alone t0004-alone
+
+# t-host scripts: beside others, never beside each other (listed first,
+# both would start at once without the rule).
+d0=$d d=$T_TMP/host
+mkdir -p "$d"
+: >"$log"
+fake t0001-host-a 0.6 host
+fake t0002-host-b 0.6 host
+fake t0003-plain 1.5
+"$RT" -j 2 --dir "$d" >"$T_TMP/host.out" 2>&1
+t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '6 passed, 0 failed, 0 skipped' &&
+	[ \"\$(grep -o '^ok [0-9]* - t000[0-9]' '$T_TMP/host.out' | sed 's/.* - //' | uniq | tr '\n' ' ')\" = 't0001 t0002 t0003 ' ]"
+hosts_apart() { ! overlap t0001-host-a t0002-host-b || { cat "$log"; return 1; }; }
+t_ok "... the two t-host scripts never ran at once" hosts_apart
+beside_plain() { overlap t0001-host-a t0003-plain && overlap t0002-host-b t0003-plain || { cat "$log"; return 1; }; }
+t_ok "... and each ran beside the plain one" beside_plain
+d=$d0
 
 : >"$log"
 "$RT" -j 1 --dir "$d" >"$T_TMP/j1.out" 2>&1

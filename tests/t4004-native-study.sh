@@ -9,7 +9,7 @@
 # the kernel log or command line (simulated facts); every process of a
 # rep ended at the deadline, when cyclictest is killed and on Ctrl-C; bad
 # input refused before anything starts.
-# t-serial: native split locks and cyclictest on this machine's CPUs, in real time
+# t-host: native split locks and cyclictest on this machine's CPUs, in real time
 . "$(dirname "$0")/lib.sh"
 ST=$T_ROOT/bench/study.sh
 RN=$T_ROOT/bench/target/run-native.sh

@@ -8,7 +8,7 @@
 # the matrix goes on, the summary and report count it); an unreachable
 # host and a target without cyclictest are refused. The split load is
 # rate-limited (2000 split locks per second, 1 s reps).
-# t-serial: native split locks and cyclictest over ssh on this machine, in real time
+# t-host: native split locks and cyclictest over ssh on this machine, in real time
 . "$(dirname "$0")/lib.sh"
 ST=$T_ROOT/bench/study.sh
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
