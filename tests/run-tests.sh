@@ -14,8 +14,8 @@
 # may follow a colon) runs with nothing beside it: those that measure the
 # host (host time against a ratio), before the others start. One with a line
 # "# t-host" (native split locks and cyclictest in real time, no figure
-# checked) runs beside the others but never beside another t-host script;
-# these start first, so that their waits in real time overlap the rest.
+# checked, little CPU) runs in a lane of its own beside the JOBS others,
+# never beside another t-host script; these start first.
 # --dir DIR: the directory of the scripts (default this one; the runner's
 # own test, t0010, uses fake ones). --validate: check the arguments, run
 # nothing (make test, before it builds).
@@ -96,8 +96,8 @@ if [ "$jobs" = 1 ]; then
 	done
 else
 	# Serial scripts first, one at a time, then the others JOBS at a time,
-	# t-host ones first and never two of them at once; printing follows
-	# the list order whatever order they finish in.
+	# with t-host ones first, in a lane of their own, one at a time;
+	# printing follows the list order whatever order they finish in.
 	order=() host=()
 	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" && order+=("$i"); done
 	nserial=${#order[@]}
@@ -144,6 +144,12 @@ else
 		for k in "${!pids[@]}"; do [ -z "${host[$k]:-}" ] || return 0; done
 		return 1
 	}
+	# others_running: how many scripts but t-host ones are running.
+	others_running() {
+		local k n=0
+		for k in "${!pids[@]}"; do [ -n "${host[$k]:-}" ] || n=$((n + 1)); done
+		echo "$n"
+	}
 	# wait -n returns when one script ends; its .done marks which.
 	for i in "${order[@]:0:$nserial}"; do
 		start "$i"
@@ -151,12 +157,16 @@ else
 	done
 	queue=("${order[@]:$nserial}")
 	while [ "${#queue[@]}" -gt 0 ]; do
-		while [ "${#pids[@]}" -ge "$jobs" ]; do wait -n 2>/dev/null; reap; done
-		# the first script in the queue that may start now
-		pick=
+		# the first script in the queue that may start now: a t-host one
+		# if none runs, another if fewer than JOBS others run
+		pick= others=$(others_running)
 		for k in "${!queue[@]}"; do
 			i=${queue[$k]}
-			[ -n "${host[$i]:-}" ] && host_running && continue
+			if [ -n "${host[$i]:-}" ]; then
+				host_running && continue
+			else
+				[ "$others" -lt "$jobs" ] || continue
+			fi
 			pick=$k
 			break
 		done

@@ -79,21 +79,24 @@ alone() {
 }
 t_ok "-j 2: the t-serial script ran with nothing beside it" alone t0004-alone
 
-# t-host scripts: beside others, never beside each other (listed first,
-# both would start at once without the rule).
+# t-host scripts: in a lane of their own beside JOBS others, never beside
+# each other (listed first, both would start at once without the rule).
 d0=$d d=$T_TMP/host
 mkdir -p "$d"
 : >"$log"
 fake t0001-host-a 0.6 host
 fake t0002-host-b 0.6 host
 fake t0003-plain 1.5
+fake t0004-plain 1.5
 "$RT" -j 2 --dir "$d" >"$T_TMP/host.out" 2>&1
-t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '6 passed, 0 failed, 0 skipped' &&
-	[ \"\$(grep -o '^ok [0-9]* - t000[0-9]' '$T_TMP/host.out' | sed 's/.* - //' | uniq | tr '\n' ' ')\" = 't0001 t0002 t0003 ' ]"
+t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '8 passed, 0 failed, 0 skipped' &&
+	[ \"\$(grep -o '^ok [0-9]* - t000[0-9]' '$T_TMP/host.out' | sed 's/.* - //' | uniq | tr '\n' ' ')\" = 't0001 t0002 t0003 t0004 ' ]"
 hosts_apart() { ! overlap t0001-host-a t0002-host-b || { cat "$log"; return 1; }; }
 t_ok "... the two t-host scripts never ran at once" hosts_apart
 beside_plain() { overlap t0001-host-a t0003-plain && overlap t0002-host-b t0003-plain || { cat "$log"; return 1; }; }
-t_ok "... and each ran beside the plain one" beside_plain
+t_ok "... and each ran beside the plain ones" beside_plain
+own_lane() { overlap t0001-host-a t0003-plain && overlap t0001-host-a t0004-plain && overlap t0003-plain t0004-plain || { cat "$log"; return 1; }; }
+t_ok "... in a lane of their own: a t-host script and two others at once at -j 2" own_lane
 d=$d0
 
 : >"$log"
