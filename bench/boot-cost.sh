@@ -35,11 +35,7 @@ for r in $(seq 1 "$reps"); do
 		thp) bin=$qemu args=(--ram anon) ;;
 		*) bin=$base args=() ;;
 		esac
-		say "rep $r/$reps: $v"
-		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual ${args[@]+"${args[@]}"} --qemu "$bin" \
-			-o "$tmp/$v$r" -j "$tmp/job.sh" -t 300) ||
-			die "guest run $v $r failed: $(cat "$tmp/$v$r/outcome.json" 2>/dev/null)"
-		echo "$v $cpu" >>"$tmp/cpu"
+		cost_bench_run "$v" "$r" "$tmp" --clock virtual ${args[@]+"${args[@]}"} --qemu "$bin" -j "$tmp/job.sh" -t 300
 	done
 done
 echo "host CPU time of one guest boot (an empty job, virtual mode; runner included), $reps reps interleaved:"

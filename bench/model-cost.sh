@@ -37,11 +37,8 @@ for r in $(seq 1 "$reps"); do
 		free) bin=$qemu args=(--bus-lock-ns 0) ;;
 		*) bin=$base args=(--bus-lock-ns 1000) ;;
 		esac
-		say "rep $r/$reps: $v"
-		cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock virtual "${args[@]}" --qemu "$bin" \
-			-o "$tmp/$v$r" -j "$tmp/job.sh" -a split_lock_detect=off -t 900) ||
-			die "guest run $v $r failed: $(cat "$tmp/$v$r/outcome.json" 2>/dev/null)"
-		echo "$v $cpu" >>"$tmp/cpu"
+		cost_bench_run "$v" "$r" "$tmp" --clock virtual "${args[@]}" --qemu "$bin" \
+			-j "$tmp/job.sh" -a split_lock_detect=off -t 900
 	done
 done
 echo "host CPU time of one split-off guest run (3 s of virtual time, boot included), $reps reps interleaved:"

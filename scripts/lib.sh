@@ -338,7 +338,8 @@ cpu_seconds() {
 }
 
 # cost_bench_init REPS MAKE-TARGET: the inputs of a benchmark that compares
-# emulator runs by host time (bench/model-cost.sh, bench/boot-cost.sh):
+# emulator runs by host time (bench/model-cost.sh, bench/boot-cost.sh; not
+# yet bench/qemu-cost.sh, whose emulators are others):
 # REPS (empty: 6) a whole number from 4 to 100, SLB_QEMU and, if set,
 # SLB_QEMU_BASE executables, slb-ratio built. Sets reps, qemu, base and
 # RATIO; a usage error (exit 2) names what is wrong.
@@ -353,6 +354,19 @@ cost_bench_init() {
 	[ -z "$base" ] || command -v "$base" >/dev/null || usage_error "SLB_QEMU_BASE '$base' is not an executable"
 	RATIO=$SLB_ROOT/build/host/slb-ratio
 	[ -x "$RATIO" ] || die "$RATIO missing: run 'make'"
+}
+
+# cost_bench_run LABEL REP DIR RUN-GUEST-ARGS...: one guest run of such a
+# benchmark, bench/run-guest.sh -o DIR/LABELREP with the arguments, timed
+# by cpu_seconds: "LABEL SECONDS" appended to DIR/cpu; dies naming the run
+# and its outcome if the guest failed.
+cost_bench_run() {
+	local label=$1 rep=$2 dir=$3 cpu
+	shift 3
+	say "rep $rep/$reps: $label"
+	cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" -o "$dir/$label$rep" "$@") ||
+		die "guest run $label $rep failed: $(cat "$dir/$label$rep/outcome.json" 2>/dev/null)"
+	echo "$label $cpu" >>"$dir/cpu"
 }
 
 # cost_bench_means FILE: the mean of each label's values ("LABEL VALUE"
