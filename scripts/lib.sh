@@ -318,12 +318,25 @@ run_inputs_digest() {
 # may still use it); remove older ones, which only take disk space.
 prune_cache() {
 	local prefix=$1 current=$2 old hex=[0-9a-f][0-9a-f][0-9a-f][0-9a-f]
-	# The key's 16 hex digits: "kernel" must not take "kernel-defwarn-*"
-	# (d, e and f are hex digits).
-	old=$(ls -1dt "$SLB_CACHE/$prefix"-$hex$hex$hex$hex "$SLB_CACHE/$prefix"-$hex$hex$hex$hex.* 2>/dev/null | grep -vxF "$current" | tail -n +2 |
-		while read -r e; do [ -z "$(find "$e" -maxdepth 0 -mmin -720)" ] && echo "$e"; done || true)
-	[ -z "$old" ] || { say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"; echo "$old" | xargs rm -rf; }
+	# An entry is its key's files: PREFIX-KEY (a directory) or PREFIX-KEY.*
+	# (initramfs-KEY.cpio and initramfs-KEY.base.cpio, one entry). The
+	# key's 16 hex digits: "kernel" must not take "kernel-defwarn-*" (d, e
+	# and f are hex digits). Entries newest first (by their newest file).
+	old=$(ls -1dt "$SLB_CACHE/$prefix"-$hex$hex$hex$hex "$SLB_CACHE/$prefix"-$hex$hex$hex$hex.* 2>/dev/null |
+		sed 's/\(-[0-9a-f]\{16\}\)\..*$/\1/' | awk '!seen[$0]++' |
+		grep -vxF "$(echo "$current" | sed 's/\(-[0-9a-f]\{16\}\)\..*$/\1/')" | tail -n +2 |
+		while read -r e; do
+			[ -n "$(find "$e" "$e".* -maxdepth 0 -mmin -720 2>/dev/null)" ] || echo "$e"
+		done || true)
+	[ -z "$old" ] || {
+		say "pruning old cache entries: $(echo "$old" | xargs -n1 basename | tr '\n' ' ')"
+		echo "$old" | while read -r e; do rm -rf "$e" "$e".*; done
+	}
 }
+
+# initrd_base IMAGE: the path of IMAGE's base (scripts/build-initramfs.sh:
+# the image without stress-ng, which the tests' own guests boot).
+initrd_base() { echo "${1%.cpio}.base.cpio"; }
 
 # cpu_seconds CMD...: run CMD (its output thrown away) and print the host
 # CPU seconds (user + system) it and its children took; returns CMD's

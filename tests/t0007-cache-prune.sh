@@ -34,3 +34,16 @@ t_ok "the unpatched reference QEMU is not pruned with the patched ones" test -d 
 for a in 44 55 66; do touch "$c/initramfs-$(k $a).cpio"; touch -d '-30 hours' "$c/initramfs-$(k $a).cpio"; done
 SLB_CACHE=$c bash -c '. "$0/scripts/lib.sh"; prune_cache initramfs "$1"' "$T_ROOT" "$c/initramfs-$(k 66).cpio" 2>/dev/null
 t_ok "an initramfs image (a key and a suffix) is pruned too" sh -c "[ ! -e '$c/initramfs-$(k 44).cpio' ] && [ -e '$c/initramfs-$(k 55).cpio' ] && [ -e '$c/initramfs-$(k 66).cpio' ]"
+# An image and its base (initramfs-KEY.base.cpio, build-initramfs.sh) are
+# one entry: both stay with the current key or the newest other, both go
+# with an old one.
+c2=$T_TMP/cache2
+mkdir -p "$c2"
+for a in 77 88 99; do
+	touch "$c2/initramfs-$(k $a).cpio" "$c2/initramfs-$(k $a).base.cpio"
+	touch -d "-$((a - 40)) hours" "$c2/initramfs-$(k $a).cpio" "$c2/initramfs-$(k $a).base.cpio"
+done
+SLB_CACHE=$c2 bash -c '. "$0/scripts/lib.sh"; prune_cache initramfs "$1"' "$T_ROOT" "$c2/initramfs-$(k 99).cpio" 2>/dev/null
+t_ok "the current image keeps its base" test -e "$c2/initramfs-$(k 99).base.cpio"
+t_ok "the newest other image keeps its base" sh -c "[ -e '$c2/initramfs-$(k 77).cpio' ] && [ -e '$c2/initramfs-$(k 77).base.cpio' ]"
+t_ok "an old image goes with its base" sh -c "[ ! -e '$c2/initramfs-$(k 88).cpio' ] && [ ! -e '$c2/initramfs-$(k 88).base.cpio' ]"

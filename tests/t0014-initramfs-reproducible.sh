@@ -15,3 +15,15 @@ b=$(build c2)
 t_ok "two builds give an image each" sh -c "[ -s '$a' ] && [ -s '$b' ]"
 t_ok "... with the same key" test "$(basename "$a")" = "$(basename "$b")"
 t_ok "... byte for byte the same" cmp "$a" "$b"
+# The base beside the image (build-initramfs.sh, the tests' guests): the
+# image without stress-ng and the libraries only stress-ng needs.
+list() { cpio -it --quiet <"$1" | LC_ALL=C sort; }
+base=$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$a")
+t_ok "the image has a base beside it" test -s "$base"
+t_ok "... the same bytes from the same inputs" cmp "$base" "$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$b")"
+only=$T_TMP/only
+LC_ALL=C comm -23 <(list "$a") <(list "$base") >"$only"
+t_ok "... which lacks stress-ng and its libraries" sh -c "grep -qx 'usr/bin/stress-ng' '$only' && grep -q '/libIPSec_MB' '$only'"
+t_ok "... and only those" sh -c "! grep -vx -e 'usr/bin/stress-ng' -e 'lib/.*/lib.*\.so.*' '$only'"
+t_ok "... and has nothing the image lacks" test -z "$(LC_ALL=C comm -13 <(list "$a") <(list "$base"))"
+t_ok "... and has cyclictest and its libraries" sh -c "cpio -it --quiet <'$base' | grep -qx 'usr/bin/cyclictest' && cpio -it --quiet <'$base' | grep -q '/libnuma'"
