@@ -15,7 +15,9 @@
 # host (host time against a ratio), before the others start. One with a line
 # "# t-host" (native split locks and cyclictest in real time, no figure
 # checked, little CPU) runs in a lane of its own beside the JOBS others,
-# never beside another t-host script; these start first.
+# never beside another t-host script; these start first. One with a line
+# "# t-light" (it mostly waits: watchdogs, timeouts, sleeping fakes) runs
+# in that lane too, after them: waiting in a JOBS slot left a CPU idle.
 # --dir DIR: the directory of the scripts (default this one; the runner's
 # own test, t0010, uses fake ones). --validate: check the arguments, run
 # nothing (make test, before it builds).
@@ -47,6 +49,11 @@ done
 [ -z "$validate" ] || exit 0
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/slb-run-tests.XXXXXX")
+# Each script's seconds in the last run (NAME SECONDS lines), for the order
+# scripts start in at -j 2 and more: $SLB_TEST_TIMES, else for this
+# directory's own scripts $SLB_CACHE/test-times.
+times=${SLB_TEST_TIMES:-}
+[ -n "$times" ] || [ "$dir" != "$here" ] || times=$SLB_CACHE/test-times
 pids=()
 # On an interrupt, end the scripts still running (JOBS > 1; with JOBS 1 the
 # terminal's Ctrl-C reaches the script itself).
@@ -63,6 +70,8 @@ trap 'exit 143' TERM
 is_serial() { grep -q '^# t-serial\b' "$1"; }
 # is_host SCRIPT: SCRIPT must not run beside another t-host script.
 is_host() { grep -q '^# t-host\b' "$1"; }
+# is_light SCRIPT: SCRIPT mostly waits ("# t-light"): the t-host lane.
+is_light() { grep -q '^# t-light\b' "$1"; }
 
 # run_one I: run script I with its own counters in $W/I/, printing its TAP
 # lines numbered from 1 (a non-zero exit is one more failed test).
@@ -74,7 +83,11 @@ run_one() {
 	start=$(date +%s)
 	T_STATE=$st env --default-signal=INT bash "$t" </dev/null ||
 		{ n=$(($(cat "$st/n") + 1)); echo "not ok $n - $t exited non-zero"; echo "$n" >"$st/n"; echo $(($(cat "$st/fail") + 1)) >"$st/fail"; }
-	echo "# $t took $(($(date +%s) - start)) s"
+	# times: this shell's children (run_one runs in a subshell of its
+	# own: the script's), user and system, on its second line.
+	times >"$st/times"
+	echo "$(($(date +%s) - start))" >"$st/seconds"
+	echo "# $t took $(cat "$st/seconds") s, $(awk 'NR == 2 { split($0, f, /[ms ]+/); printf "%.0f", f[1] * 60 + f[2] + f[3] * 60 + f[4] }' "$st/times") s of CPU"
 }
 
 # renumber OFFSET: add OFFSET to the number of each TAP test line.
@@ -96,8 +109,9 @@ if [ "$jobs" = 1 ]; then
 	done
 else
 	# Serial scripts first, one at a time, then the others JOBS at a time,
-	# with t-host ones first, in a lane of their own, one at a time;
-	# printing follows the list order whatever order they finish in.
+	# with t-host ones first, then t-light ones, in a lane of their own,
+	# one at a time; printing follows the list order whatever order they
+	# finish in.
 	order=() host=()
 	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" && order+=("$i"); done
 	nserial=${#order[@]}
@@ -106,8 +120,18 @@ else
 		is_host "${scripts[$i]}" && { host[$i]=1; order+=("$i"); }
 	done
 	for i in "${!scripts[@]}"; do
-		is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] || order+=("$i")
+		is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] && continue
+		is_light "${scripts[$i]}" && { host[$i]=1; order+=("$i"); }
 	done
+	# The others longest first, by their time in the last run of this
+	# directory's scripts ($times; one never timed counts as longest), so
+	# that the last to finish are short: in list order the slowest came
+	# last (simulated from a run's times: 384 -> 372 s).
+	while read -r _ i; do order+=("$i"); done < <(
+		for i in "${!scripts[@]}"; do
+			is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] && continue
+			echo "$(awk -v n="${scripts[$i]}" '$1 == n { t = $2 } END { print (t == "" ? 1e9 : t) }' "$times" 2>/dev/null || echo 1e9) $i"
+		done | sort -s -k1,1gr)
 	printed=0
 	# Job control: each script in a process group of its own, which
 	# cleanup ends as a whole (its guests too).
@@ -138,13 +162,13 @@ else
 		( run_one "$1"; touch "$W/$1.done" ) >"$W/$1.out" 2>"$W/$1.err" &
 		pids[$1]=$!
 	}
-	# host_running: a t-host script is running.
+	# host_running: a script of the t-host lane is running.
 	host_running() {
 		local k
 		for k in "${!pids[@]}"; do [ -z "${host[$k]:-}" ] || return 0; done
 		return 1
 	}
-	# others_running: how many scripts but t-host ones are running.
+	# others_running: how many scripts but the t-host lane's are running.
 	others_running() {
 		local k n=0
 		for k in "${!pids[@]}"; do [ -n "${host[$k]:-}" ] || n=$((n + 1)); done
@@ -183,6 +207,12 @@ else
 	flush
 fi
 echo "1..$total"
+if [ -n "$times" ] && mkdir -p "${times%/*}" 2>/dev/null; then
+	{
+		for i in "${!scripts[@]}"; do [ ! -f "$W/$i/seconds" ] || echo "${scripts[$i]} $(cat "$W/$i/seconds")"; done
+		cat "$times" 2>/dev/null || true
+	} | awk '!seen[$1]++' >"$times.tmp.$$" && mv "$times.tmp.$$" "$times"
+fi
 pass=0 fail=0 skip=0
 for i in "${!scripts[@]}"; do
 	pass=$((pass + $(cat "$W/$i/pass"))) fail=$((fail + $(cat "$W/$i/fail"))) skip=$((skip + $(cat "$W/$i/skip")))

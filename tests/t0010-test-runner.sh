@@ -9,6 +9,7 @@
 # nothing beside it (start and end times of every script, in a log), two
 # "# t-host" scripts never beside each other but beside the others; -j 1
 # gives the same stream; a bad JOBS exits 2 naming the value.
+# t-light: its fake scripts sleep
 . "$(dirname "$0")/lib.sh"
 RT=$T_ROOT/tests/run-tests.sh
 d=$T_TMP/fake log=$T_TMP/times.log
@@ -20,6 +21,7 @@ fake() {
 		case ${3:-} in
 		serial) echo "# t-serial: a fake that measures the host" ;;
 		host) echo "# t-host: a fake that runs natively in real time" ;;
+		light) echo "# t-light: a fake that mostly waits" ;;
 		esac
 		echo ". '$T_ROOT/tests/lib.sh'"
 		echo "echo \"$1 start \$(date +%s%N)\" >>'$log'"
@@ -79,25 +81,34 @@ alone() {
 }
 t_ok "-j 2: the t-serial script ran with nothing beside it" alone t0004-alone
 
-# t-host scripts: in a lane of their own beside JOBS others, never beside
+# Scripts marked t-host: in a lane of their own beside JOBS others, never beside
 # each other (listed first, both would start at once without the rule).
 d0=$d d=$T_TMP/host
 mkdir -p "$d"
 : >"$log"
 fake t0001-host-a 0.6 host
 fake t0002-host-b 0.6 host
-fake t0003-plain 1.5
-fake t0004-plain 1.5
+fake t0003-plain 2
+fake t0004-plain 2
+fake t0005-light 0.6 light
 "$RT" -j 2 --dir "$d" >"$T_TMP/host.out" 2>&1
-t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '8 passed, 0 failed, 0 skipped' &&
-	[ \"\$(grep -o '^ok [0-9]* - t000[0-9]' '$T_TMP/host.out' | sed 's/.* - //' | uniq | tr '\n' ' ')\" = 't0001 t0002 t0003 t0004 ' ]"
+t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '10 passed, 0 failed, 0 skipped' &&
+	[ \"\$(grep -o '^ok [0-9]* - t000[0-9]' '$T_TMP/host.out' | sed 's/.* - //' | uniq | tr '\n' ' ')\" = 't0001 t0002 t0003 t0004 t0005 ' ]"
 hosts_apart() { ! overlap t0001-host-a t0002-host-b || { cat "$log"; return 1; }; }
 t_ok "... the two t-host scripts never ran at once" hosts_apart
 beside_plain() { overlap t0001-host-a t0003-plain && overlap t0002-host-b t0003-plain || { cat "$log"; return 1; }; }
 t_ok "... and each ran beside the plain ones" beside_plain
 own_lane() { overlap t0001-host-a t0003-plain && overlap t0001-host-a t0004-plain && overlap t0003-plain t0004-plain || { cat "$log"; return 1; }; }
 t_ok "... in a lane of their own: a t-host script and two others at once at -j 2" own_lane
+# Scripts marked t-light (mostly waiting): in that lane after the t-host ones,
+# beside the JOBS others (as a plain script it waited for a JOBS slot).
+light_lane() {
+	! overlap t0005-light t0001-host-a && ! overlap t0005-light t0002-host-b &&
+		overlap t0005-light t0003-plain && overlap t0005-light t0004-plain || { cat "$log"; return 1; }
+}
+t_ok "... a t-light script runs in that lane, after the t-host ones, beside the others" light_lane
 d=$d0
+
 
 : >"$log"
 "$RT" -j 1 --dir "$d" >"$T_TMP/j1.out" 2>&1
@@ -142,3 +153,18 @@ gone() {
 	return 1
 }
 t_ok "Ctrl-C: both running scripts and their children ended" gone
+
+# The others start longest first by the last run's times (SLB_TEST_TIMES):
+# t0005-quick, said to have taken longest, has ended before t0002-quick,
+# which it follows in the list, starts (in list order t0002 ends first);
+# the run writes its times.
+: >"$log"
+printf '%s\n' 't0001-slow.sh 3' 't0002-quick.sh 1' 't0003-quick.sh 1' 't0005-quick.sh 9' 't0006-fails.sh 1' >"$T_TMP/times"
+SLB_TEST_TIMES=$T_TMP/times "$RT" -j 2 --dir "$d" >"$T_TMP/lpt.out" 2>&1
+at() { sed -n "s/^$1 $2 //p" "$log"; }
+longest_first() { [ "$(at t0005-quick end)" -lt "$(at t0002-quick start)" ] || { cat "$log"; return 1; }; }
+t_ok "-j 2: the others start longest first by the last run's times" longest_first
+t_ok "... the stream keeps the list order" same_stream "$T_TMP/j2.out" "$T_TMP/lpt.out"
+t_ok "... and the run leaves its own times" grep -qx 't0004-alone.sh [0-9]*' "$T_TMP/times"
+SLB_TEST_TIMES=$T_TMP/first-times "$RT" -j 2 --dir "$d" >/dev/null 2>&1
+t_ok "... also the first run, with no times yet" grep -qx 't0001-slow.sh [0-9]*' "$T_TMP/first-times"

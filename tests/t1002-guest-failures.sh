@@ -4,6 +4,7 @@
 # killed by the watchdog (timeout), a kernel panic is reported as a panic,
 # cut-short output as truncated, a failing job as job-failed; an
 # interrupted runner kills its own QEMU.
+# t-light: its guests mostly wait in host time (a watchdog, a Ctrl-C)
 . "$(dirname "$0")/lib.sh"
 t_require_guest "guest failure tests"
 

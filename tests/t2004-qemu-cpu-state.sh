@@ -6,6 +6,7 @@
 # migration to another QEMU. Each fails on a QEMU that keeps the MSR and
 # its trapping (hflags) apart. Migration also checks that DEBUGCTL (0006)
 # adds a subsection only for bus-lock detection.
+# t-light: half its time waits on QEMU (migration, a paused guest)
 . "$(dirname "$0")/lib.sh"
 t_require_guest "emulated TEST_CTRL state tests"
 
