@@ -5,13 +5,18 @@
 # The guest boots in the virtual mode (the default 10 us lock-step
 # quantum), runs an empty job and powers off: deterministic, so every run
 # does the same guest work. Variants, interleaved rep by rep:
-#   now    SLB_QEMU, guest RAM in a memfd (run-guest.sh's default)
-#   thp    SLB_QEMU, guest RAM anonymous (--ram anon: QEMU asks the host
-#          for transparent huge pages, each cleared in full when first
-#          touched)
-#   base   SLB_QEMU_BASE, if set, memfd: another build, such as one of an
-#          earlier patch/qemu (before 0012-0013 a vCPU left the execution
-#          loop at every PAUSE)
+#   now    SLB_QEMU and SLB_INITRD as a study rep boots them: guest RAM in
+#          a memfd, CPUID giving the TSC and APIC timer rates (run-guest.sh's
+#          defaults)
+#   tests  the image's base (scripts/build-initramfs.sh), as the tests'
+#          guests boot it: without stress-ng, 14 of 44 MB to unpack
+#   thp    guest RAM anonymous (--ram anon: QEMU asks the host for
+#          transparent huge pages, each cleared in full when first touched)
+#   calib  --tsc-crystal off: the guest measures its APIC timer, 100 ms of
+#          emulated time (patch/qemu 0014)
+#   base   SLB_QEMU_BASE, if set, --tsc-crystal off (a QEMU without 0014):
+#          another build, such as one of an earlier patch/qemu (before
+#          0012-0013 a vCPU left the execution loop at every PAUSE)
 # The measure is run-guest.sh's host CPU time for the whole boot (user +
 # system, QEMU and the runner); each ratio comes with its 95 % interval
 # over the reps (bench/host/slb-ratio, Hodges-Lehmann on logs).
@@ -22,18 +27,22 @@ set -uo pipefail
 SLB_PROG=boot-cost
 . "$(dirname "$0")/../scripts/lib.sh"
 cost_bench_init "${1:-}" "make bench-boot"
+[ -f "$(initrd_base "${SLB_INITRD:-}")" ] ||
+	usage_error "SLB_INITRD '${SLB_INITRD:-}' has no base image beside it (run 'make initramfs'; make bench-boot sets it)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo '. /lib/slb-lib.sh' >"$tmp/job.sh"
 
-variants=(now thp)
+variants=(now tests thp calib)
 [ -z "$base" ] || variants+=(base)
 for r in $(seq 1 "$reps"); do
 	for v in "${variants[@]}"; do
 		case $v in
 		now) bin=$qemu args=() ;;
+		tests) bin=$qemu args=(--initrd "$(initrd_base "$SLB_INITRD")") ;;
 		thp) bin=$qemu args=(--ram anon) ;;
-		*) bin=$base args=() ;;
+		calib) bin=$qemu args=(--tsc-crystal off) ;;
+		*) bin=$base args=(--tsc-crystal off) ;;
 		esac
 		cost_bench_run "$v" "$r" "$tmp" --clock virtual ${args[@]+"${args[@]}"} --qemu "$bin" -j "$tmp/job.sh" -t 300
 	done
@@ -41,5 +50,5 @@ done
 echo "host CPU time of one guest boot (an empty job, virtual mode; runner included), $reps reps interleaved:"
 cost_bench_means "$tmp/cpu"
 echo "ratios (1.000 = the same host time):"
-printf '  %s\n' "$("$RATIO" now thp "$tmp/cpu")"
+for v in tests thp calib; do printf '  %s\n' "$("$RATIO" "$v" now "$tmp/cpu")"; done
 [ -z "$base" ] || printf '  %s\n' "$("$RATIO" now base "$tmp/cpu")"
