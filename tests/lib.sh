@@ -16,7 +16,7 @@
 # Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel; SLB_INITRD
 # becomes the image's base where it has one (scripts/build-initramfs.sh: the
 # image without stress-ng, which no test runs in a guest; 14 of 44 MB, and
-# every boot unpacks its image under emulation). $T_IMAGE: the whole image.
+# every boot unpacks its image under emulation).
 # SLB_TEST_KEEP=1 keeps each script's $T_TMP (its guests' files; the path
 # goes to stderr) instead of removing it at the end.
 set -u
@@ -30,9 +30,8 @@ else
 	trap 'rm -rf "$T_TMP"' EXIT
 fi
 HOSTBIN=$T_ROOT/build/host
-T_IMAGE=${SLB_INITRD:-}
-if [ -n "$T_IMAGE" ]; then
-	_t_base=$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$T_IMAGE")
+if [ -n "${SLB_INITRD:-}" ]; then
+	_t_base=$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$SLB_INITRD")
 	[ ! -f "$_t_base" ] || export SLB_INITRD=$_t_base
 fi
 GUESTBIN=$T_ROOT/build/guest

@@ -66,12 +66,16 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# is_serial SCRIPT: SCRIPT must run alone ("# t-serial" line).
-is_serial() { grep -q '^# t-serial\b' "$1"; }
-# is_host SCRIPT: SCRIPT must not run beside another t-host script.
-is_host() { grep -q '^# t-host\b' "$1"; }
-# is_light SCRIPT: SCRIPT mostly waits ("# t-light"): the t-host lane.
-is_light() { grep -q '^# t-light\b' "$1"; }
+# kind_of SCRIPT: serial (a "# t-serial" line: it runs alone), host ("#
+# t-host": never beside another t-host script), light ("# t-light": it
+# mostly waits; the t-host lane) or other, the first of these it has.
+kind_of() {
+	local k
+	for k in serial host light; do
+		grep -q "^# t-$k\b" "$1" && { echo "$k"; return; }
+	done
+	echo other
+}
 
 # run_one I: run script I with its own counters in $W/I/, printing its TAP
 # lines numbered from 1 (a non-zero exit is one more failed test).
@@ -112,26 +116,24 @@ else
 	# with t-host ones first, then t-light ones, in a lane of their own,
 	# one at a time; printing follows the list order whatever order they
 	# finish in.
-	order=() host=()
-	for i in "${!scripts[@]}"; do is_serial "${scripts[$i]}" && order+=("$i"); done
-	nserial=${#order[@]}
-	for i in "${!scripts[@]}"; do
-		is_serial "${scripts[$i]}" && continue
-		is_host "${scripts[$i]}" && { host[$i]=1; order+=("$i"); }
-	done
-	for i in "${!scripts[@]}"; do
-		is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] && continue
-		is_light "${scripts[$i]}" && { host[$i]=1; order+=("$i"); }
+	kind=() order=() host=()
+	for i in "${!scripts[@]}"; do kind[$i]=$(kind_of "${scripts[$i]}"); done
+	for k in serial host light; do
+		for i in "${!scripts[@]}"; do
+			[ "${kind[$i]}" = "$k" ] || continue
+			order+=("$i")
+			[ "$k" = serial ] || host[$i]=1
+		done
+		[ "$k" != serial ] || nserial=${#order[@]}
 	done
 	# The others longest first, by their time in the last run of this
 	# directory's scripts ($times; one never timed counts as longest), so
 	# that the last to finish are short: in list order the slowest came
 	# last (simulated from a run's times: 384 -> 372 s).
 	while read -r _ i; do order+=("$i"); done < <(
-		for i in "${!scripts[@]}"; do
-			is_serial "${scripts[$i]}" || [ -n "${host[$i]:-}" ] && continue
-			echo "$(awk -v n="${scripts[$i]}" '$1 == n { t = $2 } END { print (t == "" ? 1e9 : t) }' "$times" 2>/dev/null || echo 1e9) $i"
-		done | sort -s -k1,1gr)
+		for i in "${!scripts[@]}"; do [ "${kind[$i]}" != other ] || echo "${scripts[$i]} $i"; done |
+			awk 'FILENAME != "-" { t[$1] = $2; next } { print (($1 in t) ? t[$1] : 1e9), $2 }' <(cat "$times" 2>/dev/null) - |
+			sort -s -k1,1gr)
 	printed=0
 	# Job control: each script in a process group of its own, which
 	# cleanup ends as a whole (its guests too).
