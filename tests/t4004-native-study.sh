@@ -162,9 +162,13 @@ t_ok "one CPU (simulated): refused" one_cpu
 no_ct() { SLB_CYCLICTEST=/nonexistent/cyclictest refuses "cyclictest ('/nonexistent/cyclictest') is not installed on this machine: install Debian rt-tests" --target native --scenarios baseline; }
 t_ok "missing cyclictest" no_ct
 t_ok "nothing was started by the refused runs" sh -c "! ls -d '$res'/.incomplete-* '$res/sim' 2>/dev/null"
-if command -v setpriv >/dev/null; then
+# The unprivileged user must reach the checkout: not from a private
+# directory (mktemp -d makes one, mode 700).
+if ! command -v setpriv >/dev/null; then
+	t_skip "not root: refused" "no setpriv"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$ST"; then
+	t_skip "not root: refused" "uid 65534 cannot reach $ST (a private directory above the checkout)"
+else
 	t_ok "not root: refused (SCHED_FIFO)" t_refuses "TARGET=native needs root" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$ST" --validate --results "$T_TMP/nobody" --target native --scenarios baseline
-else
-	t_skip "not root: refused" "no setpriv"
 fi
