@@ -183,8 +183,8 @@ bus_cpu_props() {
 # Firmware from Debian's seabios/qemu-system-data packages: our QEMU build
 # ships no blobs of its own (the dfsg source has none). qboot, a minimal
 # BIOS that only loads the -kernel/-initrd from fw_cfg, starts the kernel
-# 2.2 s of host time sooner than SeaBIOS's POST under emulation, every rep;
-# the guest sees the same ACPI tables and devices (QEMU makes them).
+# sooner than SeaBIOS's POST, which would run emulated in every rep; the
+# guest sees the same ACPI tables and devices (QEMU makes them).
 args=(-L /usr/share/seabios -L /usr/share/qemu -machine pc -bios qboot.rom)
 if [ "$clock" = wall ]; then
 	args+=(-accel tcg,thread=multi -cpu "$cpu")
@@ -193,16 +193,15 @@ else
 	# fixed RTC base and RNG seed leave nothing to the host. tsc-crystal
 	# (patch/qemu 0014): CPUID tells the guest that its TSC and APIC timer
 	# run at 1 GHz, which they do here, so that it does not spend 100
-	# million instructions (0.27 s of host time) of every boot measuring
-	# the APIC timer.
+	# million instructions of every boot measuring the APIC timer.
 	args+=(-accel "tcg,thread=single,lockstep=$quantum_ns" -icount shift=0,sleep=off,align=off
 		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$seed"
 		-cpu "$cpu$([ "$tsc_crystal" = off ] || echo ,tsc-crystal=on),bus-lock-ns=$bus_lock_ns$(bus_cpu_props)")
 fi
 # Guest RAM in a memfd (shmem, 4 KiB pages) rather than anonymous memory,
 # which QEMU asks to be backed by transparent huge pages: the host then
-# clears each 2 MiB the guest first touches in full, 0.7 s of host time a
-# boot here (make bench-boot). The guest sees the same RAM either way.
+# clears each 2 MiB the guest first touches in full, a cost make
+# bench-boot measures. The guest sees the same RAM either way.
 [ "$ram" = anon ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
 args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")

@@ -30,7 +30,7 @@ hk=0
 # guest, so an idle vCPU would spin (burning a host thread in the wall
 # mode, whole quanta in the virtual one) instead of sleeping.
 # retain_initrd: the unpacked image's memory (44 MB for the study's) is
-# not poisoned and freed, which took 0.23 s of host time a boot under
+# not poisoned and freed, which cost host time in every boot under
 # emulation; the guest has 512 MB and needs a fraction.
 echo "console=ttyS0 panic=-1 tsc=reliable idle=halt retain_initrd" \
 	"isolcpus=nohz,domain,managed_irq,$iso nohz_full=$iso rcu_nocbs=$iso irqaffinity=$hk"

@@ -11,10 +11,10 @@
 # Beside the image (initramfs-KEY.cpio) lies its base (initramfs-KEY.base.cpio,
 # scripts/lib.sh initrd_base): the same image without stress-ng and the
 # libraries only it needs, 14 of 44 MB. Every boot unpacks its image under
-# emulation, 13 ms of host time a MB; the study's guests all boot the whole
-# image (one image for every scenario: an image's bytes move the guest's
-# timing, bench/image-change.sh), the tests' own guests, which never run
-# stress-ng, the base.
+# emulation, in host time that grows with its size; the study's guests all
+# boot the whole image (one image for every scenario: an image's bytes move
+# the guest's timing, bench/image-change.sh), the tests' own guests, which
+# never run stress-ng, the base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -91,9 +91,9 @@ pack() {
 	# renumbered. Guest timing depends on the image's bytes (its
 	# unpacking), so a rebuilt image that differed only in file times gave
 	# other histograms for the same seed. Not compressed: every rep's guest
-	# unpacks it under emulation, where inflating the gzip'd 14 MB took 0.7
-	# s of host time per boot more than copying the plain 43 MB (LZ4 saved
-	# no more than no compression does); the host loads it in milliseconds.
+	# unpacks it under emulation, where inflating a gzip'd image cost more
+	# host time per boot than copying a plain one three times its size (LZ4
+	# saved no more than no compression does); the host loads it at once.
 	find "$1" -exec touch -h -d @0 {} +
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) >"$2"
 }
