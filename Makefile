@@ -156,7 +156,8 @@ shell: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(RUN_GUEST) -n shell -i -o "$$d/run"
 
-# The study (defaults in rt-config/defaults.conf; README says how long).
+# The study (defaults in rt-config/defaults.conf; docs/development.md says
+# how long it takes).
 SCENARIOS ?=
 DURATION  ?= $(DURATION_DEFAULT)
 REPS      ?= $(REPS_DEFAULT)
@@ -167,7 +168,7 @@ INTERVAL  ?= $(INTERVAL_DEFAULT)
 # root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
 TARGET    ?= guest
 LOAD_RATE ?= 0
-# RUNNER: local (this machine) or slurm (a Slurm job array; README:
+# RUNNER: local (this machine) or slurm (a Slurm job array; docs/targets.md:
 # SLB_CACHE and the checkout on shared storage, SLB_SBATCH_OPTS).
 RUNNER    ?= local
 STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \

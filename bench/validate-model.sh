@@ -13,7 +13,7 @@
 # near it). Results in RESULTS/<id>/ (written as .incomplete-<id> and
 # renamed at the end: Ctrl-C or a failure leaves nothing half-done):
 #   validation.json, validation.txt, validation.md   the comparison (the
-#                    Markdown table is the README's)
+#                    Markdown table is docs/findings.md's)
 #   model.calibration.json, model.calibration.txt, model.progress.log,
 #   model.facts.txt  the guest's calibration (facts: its CPUs and caches)
 #   native.calibration.json   a copy of the native one (its path in

@@ -87,7 +87,7 @@ t_ok "CALIBRATION without the size of the shielding cache" \
 	refuses "CALIBRATION '$T_TMP/nol1.json' gives no bus-lock model: no size for cache level L1" --calibration "$T_TMP/nol1.json"
 t_ok "a wall-clock study takes no calibration" "$ST" --validate --results "$T_TMP/res" --clock wall --calibration "$T_TMP/none.json"
 # cal_model's figures for the committed calibration of this machine (57 us
-# split locks, L2 and beyond slowed x1.14, L1 not): the README's.
+# split locks, L2 and beyond slowed x1.14, L1 not): docs/model.md's.
 calmodel() {
 	local got
 	got=$(jq -L "$T_ROOT/bench/lib" -c 'include "calibration"; cal_model | [.cost_ns, .hold_ns, .cache_kb, .cache_ways, .shield]' "$CAL")
