@@ -51,6 +51,14 @@ printf '# Histogram\n000010 000990\n003500 000010\n# Total: 000001000\n# Max Lat
 "$STATS" "$T_TMP/co" >"$T_TMP/co.json"
 t_ok "coordinated omission as HdrHistogram: 10 wake-ups 3500 us late add 20 periods (2500, 1500 us; not 500, under one interval)" jq -e '.scenarios[0].per_rep[0].missed_periods == 20 and .scenarios[0].corrected.samples == 1020' "$T_TMP/co.json"
 t_ok "... which move p99 from 10 us (raw: the late ones are 1 % of what was measured) to 2500 us" jq -e '.scenarios[0].p99_us == 10 and .scenarios[0].corrected.p99_us == 2500' "$T_TMP/co.json"
+# Per rep p50 too, raw and corrected: 100 wake-ups at 10 us and 10 of 100 ms
+# at a 1 ms period; the 990 missed periods (1000 to 99000 us, 10 of each)
+# move the median from 10 us to 45000 (the 550th of 1100).
+mkdir -p "$T_TMP/co50/late/rep1/files"
+echo late >"$T_TMP/co50/scenarios.list"
+printf 'outcome=ok\nload_fate=none\nct_interval_us=1000\n' >"$T_TMP/co50/late/rep1/rep.info"
+printf '# Histogram\n000010 000100\n100000 000010\n# Total: 000000110\n# Max Latencies: 100000\n# Histogram Overflows: 00000\n' >"$T_TMP/co50/late/rep1/files/hist.txt"
+t_ok "per rep p50, raw (10 us) and corrected for coordinated omission (45000 us)" sh -c "'$STATS' '$T_TMP/co50' | jq -e '.scenarios[0].per_rep[0] | .p50_us == 10 and .co_p50_us == 45000 and .missed_periods == 990'"
 t_ok "harm run: 'raised p99.9 ... over the aligned control'" has_verdict harm '^split-off: the load on the housekeeping vCPU\(s\) raised p99.9 latency .* x[0-9.]+ \(95 % CI'
 t_ok "harm run: offender died of SIGBUS, latency shown within x1.2 of baseline" has_verdict harm 'died of SIGBUS in 6 of 6 reps.*stayed within x1.2 of baseline.*equivalent within x1.2'
 t_ok "harm run: decision states what was measured and what was not" has_verdict harm '^Decision: in this run the split-lock load raised .* over aligned, .* enabling split_lock_detect removed the measured harm. .*What detection cost a split-lock-free load \(aligned-on\): x1.00 .*equivalent within x1.2.* Not measured here: what detection does to an RT task'
@@ -185,7 +193,7 @@ sed -i 's/^load_end_ms=12$/load_end_ms=10000/' "$T_TMP"/rl/split-ratelimit/rep*/
 "$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
 t_ok "ratelimit: the offender's split locks per second are stated" has_verdict rl '^split-ratelimit: the offender survived \(load fates: completed x6\) and was held to 10.5 split locks per second'
 t_ok "ratelimit, a run without the buslock counter: #DB traps said to be uncounted" has_verdict rl 'split locks per second \(median over reps; bus-lock #DB traps are not counted as #AC traps\)'
-t_ok "... and the summary gives sld_buslock -1 (unknown) for it" jq -e '[.scenarios[] | select(.name == "split-ratelimit") | .reps[].sld_buslock] | unique == [-1]' <("$HOSTBIN/slb-summary" --json "$T_TMP/rl")
+t_ok "... and the summary gives sld_buslock null (not measured) for it" jq -e '[.scenarios[] | select(.name == "split-ratelimit") | .reps[].sld_buslock] | unique == [null]' <("$HOSTBIN/slb-summary" --json "$T_TMP/rl")
 for i in 1 2 3 4 5 6; do echo "sld_buslock=$((100 + i))" >>"$T_TMP/rl/split-ratelimit/rep$i/rep.info"; done
 "$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
 t_ok "ratelimit with the buslock counter: the #DB traps per rep are stated" has_verdict rl 'split locks per second \(median over reps; 104 bus-lock #DB traps per rep\)'

@@ -4,7 +4,7 @@
  * verdict sentences of its report. The rep (one guest boot) is the unit:
  * samples inside a boot are autocorrelated and share its state, so
  * scenarios are compared on one value per rep, never on pooled samples.
- * Per rep: p99 / p99.9 / max raw and corrected for coordinated omission
+ * Per rep: p50 / p99 / p99.9 / max raw and corrected for coordinated omission
  * (the periods cyclictest missed while it waited for a late wake-up are
  * reconstructed, lib/hist.h hist_co_correct); a quantile is only used
  * from a rep with at least 10 samples beyond it. Per comparison (split-off
@@ -714,8 +714,14 @@ static void verdicts(void)
 		const struct cmp *c = role_cmp(sc);
 
 		roles |= sc->expect[0] != '\0';
-		if (!c)
+		if (!c) {
+			struct run_scen *ctl = sc->control[0] ? run_find(&run, sc->control) : NULL;
+
+			if (ctl && ctl != sc && (!sc->good || !ctl->good))
+				VERDICT("%s: no data: %s has no usable rep, so %s / %s is not judged.", sc->name,
+					sc->good ? ctl->name : sc->name, sc->name, ctl->name);
 			continue;
+		}
 		if (!strcmp(sc->expect, "harm")) {
 			int all, call;
 			double pct = cycles_pct(c->b, &all), cpct = cycles_pct(c->a, &call);
@@ -834,7 +840,9 @@ static void scen_json(const struct run_scen *s, int last)
 	int all;
 	double pct = cycles_pct(s, &all);
 
-	printf(", \"cycles_pct\": %.6g, \"cycles_pct_text\": \"%s\", \"corrected\": {", pct, pct_text(pct, all));
+	printf(", \"cycles_pct\": ");
+	jnum(pct < 0 ? NAN : pct);
+	printf(", \"cycles_pct_text\": \"%s\", \"corrected\": {", pct < 0 ? "no data" : pct_text(pct, all));
 	hist_stats_json(stdout, &s->pcst);
 	printf("}, \"per_rep\": [");
 	for (int r = 0, n = 0; r < s->nreps; r++) {
@@ -842,11 +850,12 @@ static void scen_json(const struct run_scen *s, int last)
 
 		if (!rp->have_hist)
 			continue;
-		printf("%s{\"rep\": %d, \"seed\": %lld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, "
-		       "\"missed_periods\": %lld, \"co_p99_us\": %ld, \"co_p999_us\": %ld, "
-		       "\"p999_enough_samples\": %s, \"co_p999_beyond_limit\": %s}", n++ ? ", " : "",
-		       rp->rep, rp->seed, rp->st.p99, rp->st.p999, rp->st.max_us, (long long)rp->missed,
-		       rp->cst.p99, rp->cst.p999, rep_periods(rp) * (1 - 0.999) >= MIN_BEYOND ? "true" : "false",
+		printf("%s{\"rep\": %d, \"seed\": %lld, \"p50_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, "
+		       "\"max_us\": %ld, \"missed_periods\": %lld, \"co_p50_us\": %ld, \"co_p99_us\": %ld, "
+		       "\"co_p999_us\": %ld, \"p999_enough_samples\": %s, \"co_p999_beyond_limit\": %s}",
+		       n++ ? ", " : "", rp->rep, rp->seed, rp->st.p50, rp->st.p99, rp->st.p999, rp->st.max_us,
+		       (long long)rp->missed, rp->cst.p50, rp->cst.p99, rp->cst.p999,
+		       rep_periods(rp) * (1 - 0.999) >= MIN_BEYOND ? "true" : "false",
 		       rp->cst.beyond & HIST_BEYOND_P999 ? "true" : "false");
 	}
 	printf("]}%s\n", last ? "" : ",");
@@ -1189,7 +1198,20 @@ int main(int argc, char **argv)
 		cmp_json(&cmps[i], last >= ncmp);
 		n++;
 	}
-	printf("  ],\n");
+	/* The comparisons a scenario without a usable rep left out. */
+	printf("  ],\n  \"comparisons_no_data\": [");
+	for (int i = 0, n = 0; i < ncmp; i++) {
+		if (cmps[i].ok)
+			continue;
+		printf("%s\n    {\"label\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"no_usable_rep\": [", n++ ? "," : "",
+		       cmps[i].label, cmps[i].a->name, cmps[i].b->name);
+		if (!cmps[i].b->good)
+			printf("\"%s\"%s", cmps[i].b->name, cmps[i].a->good ? "" : ", ");
+		if (!cmps[i].a->good)
+			printf("\"%s\"", cmps[i].a->name);
+		printf("]}");
+	}
+	printf("\n  ],\n");
 	if (!against)
 		verdicts();
 	else
