@@ -4,7 +4,9 @@
 # emulator. Runs slb-calibrate (the issuer's ns per LOCKed operation,
 # aligned and split; a victim's ns per step on another CPU under no load,
 # an aligned and a split load, over working sets from inside L1 to past
-# the last-level cache) and keeps in RESULTS/calibrate-<id>/ (written as
+# the last-level cache; how late a thread on the victim CPU is woken,
+# timer and futex, under the same loads) and keeps in
+# RESULTS/calibrate-<id>/ (written as
 # .incomplete-calibrate-<id> and renamed at the end: Ctrl-C or a failure
 # leaves nothing half-done):
 #   calibration.json, calibration.txt   the tool's JSON and table
@@ -15,6 +17,9 @@
 #                                         one curve per load
 #   slowdown.{png,svg}, slowdown.dat      split/aligned and aligned/none with
 #                                         their 95 % intervals
+#   wakeup.{png,svg}, wakeup.dat          the wake-up probes' ns late (p50,
+#                                         p99, max) under each load (with
+#                                         --wakeup none: neither)
 # Split locks natively slow every CPU of the machine: the tool refuses a
 # plan with more split-lock seconds than --max-split-s.
 #
@@ -29,6 +34,8 @@ tool=${SLB_CALIBRATE:-$SLB_ROOT/build/guest/slb-calibrate}
 duration=$CAL_DURATION_DEFAULT reps=$CAL_REPS_DEFAULT sizes=$CAL_SIZES_DEFAULT cpus=
 issuer_ms=$CAL_ISSUER_MS_DEFAULT forms=all load_rate=$CAL_LOAD_RATE_DEFAULT
 max_split_s=$CAL_MAX_SPLIT_S_DEFAULT results=$SLB_ROOT/results id= validate=0 sysfs=
+# The wake-up probes' period: cyclictest's in the study.
+wakeup=all wakeup_interval=$INTERVAL_DEFAULT wakeup_duration=
 
 usage() {
 	cat <<USAGE
@@ -43,7 +50,12 @@ RESULTS/calibrate-<id>/.
       --issuer-ms MS    ms per form, mode and rep for the issuer (default $issuer_ms)
       --forms LIST      issuer forms or all (default $forms; see slb-calibrate --help)
       --load-rate OPS   LOCKed ops/s of the victim's load, 0 = flat out (default $load_rate)
-      --max-split-s S   refuse a plan with more split-lock seconds (default $max_split_s)
+      --wakeup LIST     wake-up probes: timer, futex, all or none (default $wakeup)
+      --wakeup-interval US  their period in us, 50 to 1000000 (default $wakeup_interval,
+                        cyclictest's in the study)
+      --wakeup-duration S   seconds per probe, load and rep (default: --duration)
+      --max-split-s S   refuse a plan with more split-lock seconds (default $max_split_s;
+                        the wake-up probes' split-load seconds count too)
   -o, --results DIR     where the run goes (default results/)
       --id ID           run id (default: calibrate-date-time)
       --sysfs DIR       read the caches under DIR instead of /sys (tests)
@@ -53,7 +65,7 @@ USAGE
 }
 
 opts=$(getopt -n calibrate -o d:r:s:c:o:h \
-	-l duration:,reps:,sizes:,cpus:,issuer-ms:,forms:,load-rate:,max-split-s:,results:,id:,sysfs:,validate,help -- "$@") || exit 2
+	-l duration:,reps:,sizes:,cpus:,issuer-ms:,forms:,load-rate:,wakeup:,wakeup-interval:,wakeup-duration:,max-split-s:,results:,id:,sysfs:,validate,help -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -64,6 +76,9 @@ while true; do
 	--issuer-ms) issuer_ms=$2; shift 2 ;;
 	--forms) forms=$2; shift 2 ;;
 	--load-rate) load_rate=$2; shift 2 ;;
+	--wakeup) wakeup=$2; shift 2 ;;
+	--wakeup-interval) wakeup_interval=$2; shift 2 ;;
+	--wakeup-duration) wakeup_duration=$2; shift 2 ;;
 	--max-split-s) max_split_s=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
@@ -76,7 +91,8 @@ done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
 [ -x "$tool" ] || die "$tool is missing: run 'make all'"
 args=(--duration "$duration" --reps "$reps" --sizes "$sizes" --issuer-ms "$issuer_ms" --forms "$forms"
-	--load-rate "$load_rate" --max-split-s "$max_split_s")
+	--load-rate "$load_rate" --wakeup "$wakeup" --wakeup-interval "$wakeup_interval" --max-split-s "$max_split_s")
+[ -z "$wakeup_duration" ] || args+=(--wakeup-duration "$wakeup_duration")
 [ -z "$cpus" ] || args+=(--cpus "$cpus")
 [ -z "$sysfs" ] || args+=(--sysfs "$sysfs")
 [ -n "$id" ] || id=calibrate-$(date +%Y%m%d-%H%M%S)
@@ -128,6 +144,13 @@ cal_jq "$tmp/calibration.json" cal_slowdown_dat -r >"$tmp/slowdown.dat" || die "
 vars=$(cal_jq "$tmp/calibration.json" 'cal_plot_vars($id)' -r --arg id "$id") || die "could not read calibration.json"
 draw_plot calibrate-victim.gp "$tmp/victim" "datafile='$tmp/victim.dat'; $vars" "$tmp/gnuplot.log"
 draw_plot calibrate-slowdown.gp "$tmp/slowdown" "datafile='$tmp/slowdown.dat'; $vars" "$tmp/gnuplot.log"
+series=$(cal_jq "$tmp/calibration.json" cal_wakeup_series -r) || die "could not read calibration.json's wake-up probes"
+if [ -n "$series" ]; then
+	cal_jq "$tmp/calibration.json" cal_wakeup_dat -r >"$tmp/wakeup.dat" || die "could not write wakeup.dat"
+	wvars=$(cal_jq "$tmp/calibration.json" '"wake_interval=\(.wakeup.interval_us); wake_sched=\"\(.wakeup.sched)\""' -r) ||
+		die "could not read calibration.json's wake-up probes"
+	draw_plot calibrate-wakeup.gp "$tmp/wakeup" "datafile='$tmp/wakeup.dat'; series='$series'; $vars; $wvars" "$tmp/gnuplot.log"
+fi
 [ -s "$tmp/gnuplot.log" ] || rm -f "$tmp/gnuplot.log"
 end_run_dir "$tmp" "$results/$id"
 say "calibration $id complete in $(($(date +%s) - start)) s: $results/$id"

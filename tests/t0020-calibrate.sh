@@ -5,7 +5,9 @@
 # a machine with one CPU, simulated with taskset; a plan over the
 # split-lock budget), working sets derived from the caches (a fake sysfs),
 # and bench/calibrate.sh end to end on a tiny plan: the run directory, the
-# JSON's keys and sanity, machine facts, plots; Ctrl-C leaves nothing.
+# JSON's keys and sanity, machine facts, plots, the wake-up probes (timer
+# and futex: their shape, and none when not asked for); Ctrl-C leaves
+# nothing.
 # No timing thresholds, except one huge hardware fact: a split LOCKed
 # operation costs its issuer more than twice an aligned one (hundreds to
 # tens of thousands of times on the machines seen).
@@ -30,6 +32,12 @@ t_ok "--forms bogus is refused, named" t_refuses "'bogus'" "$cal" --validate --f
 t_ok "--load-form cmpxchg16b (no split form) is refused" t_refuses "cmpxchg16b" "$cal" --validate --load-form cmpxchg16b
 t_ok "--load-rate -1 is refused" t_refuses "load-rate '-1'" "$cal" --validate --load-rate -1
 t_ok "--max-split-s 0 is refused" t_refuses "max-split-s '0'" "$cal" --validate --max-split-s 0
+t_ok "--wakeup bogus is refused, named with what is allowed" t_refuses "'bogus' is not a probe (allowed: timer, futex, all, none)" \
+	"$cal" --validate --wakeup timer,bogus
+t_ok "--wakeup naming a probe twice is refused" t_refuses "names timer twice" "$cal" --validate --wakeup timer,timer
+t_ok "--wakeup-interval 10 (under 50 us) is refused, named" t_refuses "wakeup-interval '10'" "$cal" --validate --wakeup-interval 10
+t_ok "--wakeup-duration 0 is refused, named" t_refuses "wakeup-duration '0'" "$cal" --validate --wakeup-duration 0
+t_ok "calibrate.sh passes a bad --wakeup on: exit 2 naming it" t_refuses "'bogus' is not a probe" "$script" --validate --wakeup bogus
 t_ok "calibrate.sh passes bad input on: exit 2 naming it" t_refuses "reps 'x'" "$script" --validate --reps x
 t_ok "calibrate.sh: a bad --id is refused" t_refuses "'../x'" "$script" --validate --id ../x
 
@@ -56,6 +64,13 @@ t_ok "--cpus naming a CPU that does not exist is refused, named" t_refuses "CPU 
 t_ok "make calibrate CAL_CPUS=<no such CPU> exits 2" t_expect_code 2 make -s -C "$T_ROOT" calibrate CAL_CPUS="$nope,0"
 t_ok "a plan over the split-lock budget is refused before anything runs" \
 	t_refuses "more than --max-split-s 2" "$cal" --validate --reps 6 --duration 1 --max-split-s 2
+# 1 point x 4 reps x 0.01 s and 4 ms of issuer, but 2 probes x 4 reps x 1 s under the split load
+small=(--validate --cpus 1,0 --sizes 16K --reps 4 --duration 0.01 --issuer-ms 1 --forms add32 --max-split-s 2)
+t_ok "the wake-up probes' split-load seconds count in the plan: 8 s of them are refused" \
+	t_refuses "plan holds 8.1 s of split locks, more than --max-split-s 2" "$cal" "${small[@]}" --wakeup-duration 1
+t_ok "... and without the probes the same plan passes" t_expect_code 0 "$cal" "${small[@]}" --wakeup-duration 1 --wakeup none
+t_ok "the plan names the wake-up probes" sh -c "
+	'$cal' ${small[*]} 2>&1 | grep -q 'wake-up 2 probes x 3 loads x 4 reps x 0.01 s every 1000 us'"
 
 # A fake sysfs: L1d 32 KiB (and an L1i, left out), L2 256 KiB, L3 1 MiB.
 sys=$T_TMP/sys
@@ -71,23 +86,24 @@ t_ok "auto sizes from the caches: 4 KiB x4 up to twice the last-level cache" sh 
 	'$cal' --validate --cpus 1,0 --sysfs '$sys' 2>&1 | grep -q 'arith + 6 working sets (4 KiB to 4 MiB)'"
 
 # End to end, tiny: 4 points x 4 reps x 20 ms under a load of 2000 ops/s,
-# 3 split forms x 4 reps x 2 ms for the issuer.
+# 3 split forms x 4 reps x 2 ms for the issuer, 2 wake-up probes x 4 reps
+# x 50 ms every 1 ms.
 res=$T_TMP/results
 run=$res/c1
 args=(--cpus 1,0 --sysfs "$sys" --sizes 16K,128K,2M --reps 4 --duration 0.02 --issuer-ms 2
-	--forms add32,xchg64,cmpxchg8b,cmpxchg16b --load-rate 2000 --max-split-s 1 -o "$res")
+	--forms add32,xchg64,cmpxchg8b,cmpxchg16b --load-rate 2000 --wakeup-duration 0.05 --max-split-s 1 -o "$res")
 "$script" "${args[@]}" --id c1 >"$T_TMP/c1.out" 2>"$T_TMP/c1.err"
 rc=$?
 t_ok "calibrate.sh completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/c1.err'; exit 1; }"
 t_ok "the run directory holds the JSON, table, machine facts, log, data and plots" sh -c "cd '$run' &&
 	ls calibration.json calibration.txt machine.json progress.log victim.dat slowdown.dat \
-	victim.png victim.svg slowdown.png slowdown.svg >/dev/null"
+	victim.png victim.svg slowdown.png slowdown.svg wakeup.dat wakeup.png wakeup.svg >/dev/null"
 t_ok "no .incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 t_ok "progress went to the terminal, named per point" grep -q '\[4/4\] chase 2 MiB in DRAM' "$T_TMP/c1.err"
 t_ok "the table is printed at the end" grep -q '^Victim: ns per step on CPU 1 under a load on CPU 0' "$T_TMP/c1.out"
 j=$run/calibration.json
 t_ok "calibration.json: tool, schema and every section" jq -e '.tool == "slb-calibrate" and .schema == 1 and
-	([keys[]] | contains(["machine", "params", "split_lock_s", "issuer", "victim", "levels", "notes"]))' "$j"
+	([keys[]] | contains(["machine", "params", "split_lock_s", "issuer", "victim", "levels", "wakeup", "notes"]))' "$j"
 t_ok "params echo the plan" jq -e '.params | .victim_cpu == 1 and .load_cpu == 0 and .reps == 4 and
 	.duration_s == 0.02 and .load_rate == 2000 and .sizes == [16384, 131072, 2097152] and .load_form == "add32"' "$j"
 t_ok "reps interleaved: each runs none, aligned and split, the order rotated by one per rep" jq -e '.params.load_order ==
@@ -112,6 +128,33 @@ t_ok "victim: ratios with 95 % intervals around them (4 vs 4 reps)" jq -e '
 t_ok "victim: the load kept its rate limit (2000 ops/s)" jq -e '
 	all(.victim[]; .load_ops_per_s.split > 0 and .load_ops_per_s.split < 3000 and .load_ops_per_s.aligned < 3000)' "$j"
 t_ok "levels: arith, L1, L2 and DRAM (no set fell in L3)" jq -e '[.levels[].level] == ["arith", "L1", "L2", "DRAM"]' "$j"
+t_ok "wake-up: both probes, timer and futex, every 1000 us for 0.05 s" jq -e '
+	.wakeup.interval_us == 1000 and .wakeup.duration_s == 0.05 and [.wakeup.probes[].probe] == ["timer", "futex"]' "$j"
+if [ "$(id -u)" = 0 ]; then
+	t_ok "wake-up: as root the probes ran SCHED_FIFO 95, memory locked" jq -e '
+		.wakeup.sched == "SCHED_FIFO 95" and .wakeup.mlocked == true' "$j"
+else
+	t_ok "wake-up: not root, the probes ran SCHED_OTHER, and a note says so" jq -e '
+		.wakeup.sched == "SCHED_OTHER" and any(.notes[]; test("SCHED_OTHER"))' "$j"
+fi
+t_ok "wake-up: p50, p99 and max ns late in 4 reps under each load, p50 <= p99 <= max in each rep" jq -e '
+	all(.wakeup.probes[]; all(.none, .aligned, .split; .wakeups >= 10 and .wakeups <= 51 and
+	    all(.p50, .p99, .max; .ns > 0 and (.reps | length) == 4) and
+	    ([.p50.reps, .p99.reps, .max.reps] | transpose | all(.[]; .[0] <= .[1] and .[1] <= .[2]))))' "$j"
+t_ok "wake-up: the three ratios per statistic with 95 % intervals around them" jq -e '
+	all(.wakeup.probes[]; all(.aligned_over_none, .split_over_aligned, .split_over_none; all(.p50, .p99, .max;
+	    .ratio > 0 and .ci95[0] <= .ratio and .ratio <= .ci95[1])))' "$j"
+t_ok "wake-up: the load kept its rate limit, no waiter timed out" jq -e '
+	all(.wakeup.probes[]; .load_ops_per_s.split > 0 and .load_ops_per_s.split < 3000 and .timeouts == 0)' "$j"
+t_ok "wake-up: its split-load seconds are counted" jq -e '.split_lock_s.wakeup > 0.1 and
+	(.split_lock_s.total - (.split_lock_s.victim + .split_lock_s.issuer + .split_lock_s.wakeup) | fabs) < 0.001' "$j"
+t_ok "wake-up: calibration.jq reads it (cal_wakeup_check, 6 rows beside itself)" sh -c "
+	jq -e -L '$T_ROOT/bench/lib' 'include \"calibration\"; cal_check | cal_wakeup_check | [cal_wakeup_rows(.)] | length == 6' '$j'"
+t_ok "wake-up: the table shows a row per probe and statistic" sh -c "
+	grep -q '^Wake-up: ns late, a SCHED_[A-Z]* .*thread on CPU 1 woken every 1000 us' '$run/calibration.txt' &&
+	[ \$(grep -cE '^(timer|futex) +(p50|p99|max) ' '$run/calibration.txt') = 6 ]"
+t_ok "wakeup.dat: a block of 3 loads per probe and statistic" sh -c "[ \$(grep -cE '^(timer|futex) (p50|p99|max) (none|aligned|split) [012] ' '$run/wakeup.dat') = 18 ]"
+t_ok "the wake-up plot is a PNG and an SVG" sh -c "head -c 4 '$run/wakeup.png' | grep -q PNG && grep -q '</svg>' '$run/wakeup.svg'"
 m=$run/machine.json
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 if grep -qw hypervisor /proc/cpuinfo; then vm=true; else vm=false; fi
@@ -126,9 +169,17 @@ t_ok "... and an SVG" t_is_svg "$run/victim.svg"
 t_ok "the slowdown plot is a PNG and an SVG" sh -c "head -c 4 '$run/slowdown.png' | grep -q PNG && grep -q '</svg>' '$run/slowdown.svg'"
 t_ok "an existing run id is refused, named" t_refuses "'c1' exists" "$script" "${args[@]}" --id c1
 
+# --wakeup none: no probe, "wakeup": null, no plot, and the readers take it.
+"$script" --cpus 1,0 --sysfs "$sys" --sizes 16K --reps 2 --duration 0.01 --issuer-ms 1 --forms add32 --load-rate 2000 \
+	--wakeup none --max-split-s 1 -o "$res" --id c3 >"$T_TMP/c3.out" 2>"$T_TMP/c3.err"
+rc=$?
+t_ok "--wakeup none: completes, \"wakeup\": null, no wake-up split locks, no wake-up table or plot" sh -c "[ $rc = 0 ] &&
+	jq -e '.wakeup == null and .split_lock_s.wakeup == 0' '$res/c3/calibration.json' &&
+	! grep -q '^Wake-up' '$res/c3/calibration.txt' && [ ! -e '$res/c3/wakeup.png' ] && [ ! -e '$res/c3/wakeup.dat' ]"
+
 # Ctrl-C in the middle: nothing kept, the tool ended.
 code=$(t_interrupt "$T_TMP/c2.out" "issuer rep 4/4" 0.3 "$script" --cpus 1,0 --sizes 16K --reps 4 --duration 0.5 \
-	--issuer-ms 1 --forms add32 --load-rate 500 --max-split-s 5 -o "$res" --id c2)
+	--issuer-ms 1 --forms add32 --load-rate 500 --wakeup none --max-split-s 5 -o "$res" --id c2)
 t_ok "Ctrl-C: exit 130" sh -c "[ '$code' = 130 ] || { echo 'exit $code'; tail -5 '$T_TMP/c2.out'; exit 1; }"
 t_ok "Ctrl-C: neither the run nor its .incomplete directory is left" sh -c "[ ! -e '$res/c2' ] && [ ! -e '$res/.incomplete-c2' ]"
 # (its command line names the run's .incomplete directory, and nothing else's does)

@@ -9,7 +9,13 @@
  *           dependent loads through working sets from inside L1 to past
  *           the last-level cache (bench/lib/victim.h), while the load CPU
  *           runs no load, an aligned LOCK loop or a split LOCK loop (the
- *           three rotated within each rep).
+ *           three rotated within each rep);
+ *   wake-up a thread on the victim CPU sleeps and is woken, once per
+ *           interval, under the same three loads (bench/lib/wakeup.h):
+ *           timer (clock_nanosleep to each period, as cyclictest) and
+ *           futex (woken by a thread on the load CPU, run above the load);
+ *           per rep the median, 99th percentile and largest of its ns
+ *           late, as SCHED_FIFO 95 where permitted (a note otherwise).
  * Medians over reps with order-statistic 95 % intervals, ratios (split /
  * aligned, aligned / none) as Hodges-Lehmann estimates on logs with their
  * distribution-free 95 % intervals (bench/lib/reptest.h), as slb-ratio.
@@ -30,6 +36,7 @@
 #include "../lib/reptest.h"
 #include "../lib/splitaddr.h"
 #include "../lib/victim.h"
+#include "../lib/wakeup.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -41,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +63,8 @@
 #define DEF_REPS 6
 #define DEF_ISSUER_MS 20.0
 #define DEF_MAX_SPLIT_S 90.0
+#define DEF_WAKE_INTERVAL_US 1000.0
+#define WAKE_PRIO 95
 #define MIN_SIZE 1024ull
 #define MAX_SIZE (64ull << 30)
 
@@ -78,9 +88,19 @@ static const struct form forms_all[] = {
 };
 #define NFORMS ((int)(sizeof(forms_all) / sizeof(forms_all[0])))
 
+enum probe { PROBE_TIMER, PROBE_FUTEX, NPROBES };
+static const char *const probe_names[NPROBES] = { "timer", "futex" };
+static const char *const probe_what[NPROBES] = {
+	"clock_nanosleep(TIMER_ABSTIME) to each period on the victim CPU, as cyclictest: ns from the period to "
+	"the thread reading the clock",
+	"a futex wait on the victim CPU, woken by a thread on the load CPU once per period: ns from the waker "
+	"reading the clock just before FUTEX_WAKE to the woken thread reading it",
+};
+
 struct config {
-	double duration, issuer_ms, load_rate, max_split_s;
+	double duration, issuer_ms, load_rate, max_split_s, wake_interval_us, wake_duration;
 	int reps, victim_cpu, load_cpu, json, validate, nsizes, nforms, load_form;
+	int probes[NPROBES], nprobes;	/* the wake-up probes run, in order */
 	int forms[NFORMS];
 	uint64_t sizes[MAX_SIZES];
 	const char *json_out, *sysroot;
@@ -106,8 +126,17 @@ static struct config cfg;
 static struct machine mach;
 static struct point *points;
 static int npoints;
+
+/* The wake-up probe's figures per probe, load and rep (ns late). */
+struct wprobe {
+	double p50[NLOADS][MAX_REPS], p99[NLOADS][MAX_REPS], max[NLOADS][MAX_REPS];
+	double wakeups[NLOADS][MAX_REPS], load_rate[NLOADS][MAX_REPS];
+	uint64_t missed, timeouts;
+};
+static struct wprobe wprobes[NPROBES];
+static int wake_fifo, wake_mlocked;	/* the probe's threads ran SCHED_FIFO; memory locked */
 static double issuer_ns[NFORMS][2][MAX_REPS];	/* [form][0 aligned, 1 split][rep] */
-static double split_s_victim, split_s_issuer;
+static double split_s_victim, split_s_issuer, split_s_wakeup;
 /* The loads in the order rep r runs them: rotated by one per rep. */
 static enum load load_order[MAX_REPS][NLOADS];
 static int64_t t_start;
@@ -245,7 +274,8 @@ static void usage(FILE *out)
 		"Measure what split locks cost on this machine: the issuer's ns per LOCKed\n"
 		"operation (aligned, split) and a victim's ns per step on another CPU (an\n"
 		"arithmetic loop; dependent loads through working sets from inside L1 to past\n"
-		"the last-level cache) under no load, an aligned and a split LOCK loop.\n\n"
+		"the last-level cache) under no load, an aligned and a split LOCK loop, and\n"
+		"how late a thread on the victim CPU is woken under the same loads.\n\n"
 		"  -d, --duration S      seconds per victim run (one size, one load, one rep),\n"
 		"                        0.001 to 60 (default %g)\n"
 		"  -r, --reps N          reps, 1 to %d; 95 %% intervals need 4 (ratios) and 6\n"
@@ -266,6 +296,12 @@ static void usage(FILE *out)
 		"      --load-form NAME  the victim's load, one of the forms (default add32)\n"
 		"      --load-rate OPS   LOCKed ops per second of the victim's load, 0 = flat\n"
 		"                        out (default 0)\n"
+		"      --wakeup LIST     wake-up probes, comma-separated: timer (clock_nanosleep,\n"
+		"                        as cyclictest), futex (woken from the load CPU); all\n"
+		"                        (default) or none\n"
+		"      --wakeup-interval US  the probes' period, 50 to 1000000 us (default %g)\n"
+		"      --wakeup-duration S   seconds per probe run (one probe, load and rep),\n"
+		"                        0.001 to 60 (default: --duration)\n"
 		"      --max-split-s S   refuse a plan with more split-lock seconds, 0.01 to\n"
 		"                        3600 (default %g; split locks slow the whole machine)\n"
 		"  -j, --json            JSON on stdout instead of the table\n"
@@ -276,7 +312,7 @@ static void usage(FILE *out)
 		"  -h, --help            this text\n\n"
 		"Exit status: 0 done, 1 failure (fewer than 2 CPUs, no cache sizes, no memory),\n"
 		"2 bad input.\n",
-		DEF_MAX_SPLIT_S);
+		DEF_WAKE_INTERVAL_US, DEF_MAX_SPLIT_S);
 }
 
 static int find_form(const char *opt, const char *name)
@@ -315,6 +351,45 @@ static int parse_forms(const char *text)
 	}
 	if (!cfg.nforms) {
 		fprintf(stderr, PROG ": --forms '%s' names no form\n", text);
+		return -1;
+	}
+	return 0;
+}
+
+/* --wakeup LIST: timer, futex, all or none. */
+static int parse_probes(const char *text)
+{
+	char buf[128], *tok, *save = NULL;
+
+	cfg.nprobes = 0;
+	if (!strcmp(text, "none"))
+		return 0;
+	if (!strcmp(text, "all")) {
+		for (int i = 0; i < NPROBES; i++)
+			cfg.probes[cfg.nprobes++] = i;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int p = -1;
+
+		for (int i = 0; i < NPROBES; i++)
+			if (!strcmp(tok, probe_names[i]))
+				p = i;
+		if (p < 0) {
+			fprintf(stderr, PROG ": --wakeup '%s' is not a probe (allowed: timer, futex, all, none)\n", tok);
+			return -1;
+		}
+		for (int i = 0; i < cfg.nprobes; i++) {
+			if (cfg.probes[i] == p) {
+				fprintf(stderr, PROG ": --wakeup '%s' names %s twice\n", text, tok);
+				return -1;
+			}
+		}
+		cfg.probes[cfg.nprobes++] = p;
+	}
+	if (!cfg.nprobes) {
+		fprintf(stderr, PROG ": --wakeup '%s' names no probe (allowed: timer, futex, all, none)\n", text);
 		return -1;
 	}
 	return 0;
@@ -548,9 +623,13 @@ static void plan_seconds(double *total, double *split)
 {
 	int np = 1 + cfg.nsizes;
 
-	*split = np * cfg.reps * cfg.duration + split_forms() * cfg.reps * cfg.issuer_ms / 1000;
+	/* the wake-up probes: a warm-up each (no load, at most 0.1 s), then every load and rep */
+	double wake = cfg.nprobes * cfg.wake_duration;
+
+	*split = np * cfg.reps * cfg.duration + split_forms() * cfg.reps * cfg.issuer_ms / 1000 + cfg.reps * wake;
 	*total = np * (cfg.reps * NLOADS + 1) * cfg.duration +
-		 (cfg.nforms + split_forms()) * cfg.reps * cfg.issuer_ms / 1000;
+		 (cfg.nforms + split_forms()) * cfg.reps * cfg.issuer_ms / 1000 +
+		 cfg.reps * NLOADS * wake + cfg.nprobes * fmin(cfg.wake_duration, 0.1);
 }
 
 /* ------------------------------------------------------------ measurement */
@@ -627,40 +706,59 @@ static void *load_main(void *arg)
 	return NULL;
 }
 
-/* One victim run under load ld; ns per step into pt. 0 or -1. */
-static int victim_measure(struct point *pt, const struct victim_chain *c, enum load ld, int rep)
+/* Start load ld (none: nothing) on the load CPU, and wait until it runs. 0 or -1. */
+static int load_start(struct load_ctx *L, pthread_t *tid, enum load ld)
 {
-	struct load_ctx L = { .mode = ld == LOAD_SPLIT ? SLB_MODE_SPLIT : SLB_MODE_ALIGNED, .cpu = cfg.load_cpu };
-	struct victim_result r;
 	pthread_attr_t attr;
-	pthread_t tid;
 	cpu_set_t set;
 	int rc;
 
-	if (ld != LOAD_NONE) {
-		CPU_ZERO(&set);
-		CPU_SET(cfg.load_cpu, &set);
-		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		rc = pthread_create(&tid, &attr, load_main, &L);
-		pthread_attr_destroy(&attr);
-		if (rc) {
-			fprintf(stderr, PROG ": cannot start the load on CPU %d: %s\n", cfg.load_cpu, strerror(rc));
-			return -1;
-		}
-		while (!atomic_load(&L.started))
-			;
+	*L = (struct load_ctx){ .mode = ld == LOAD_SPLIT ? SLB_MODE_SPLIT : SLB_MODE_ALIGNED, .cpu = cfg.load_cpu };
+	if (ld == LOAD_NONE)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cfg.load_cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	/* SCHED_OTHER whatever the caller runs as */
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &(struct sched_param){ .sched_priority = 0 });
+	rc = pthread_create(tid, &attr, load_main, L);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		fprintf(stderr, PROG ": cannot start the load on CPU %d: %s\n", cfg.load_cpu, strerror(rc));
+		return -1;
 	}
+	while (!atomic_load(&L->started))
+		;
+	return 0;
+}
+
+/* Stop load ld; its ops per second (NAN: no load); split seconds into *split_s. */
+static double load_stop(struct load_ctx *L, pthread_t tid, enum load ld, double *split_s)
+{
+	if (ld == LOAD_NONE)
+		return NAN;
+	atomic_store(&L->stop, 1);
+	pthread_join(tid, NULL);
+	if (ld == LOAD_SPLIT)
+		*split_s += (double)L->ns / 1e9;
+	return L->ns > 0 ? (double)L->ops * 1e9 / (double)L->ns : NAN;
+}
+
+/* One victim run under load ld; ns per step into pt. 0 or -1. */
+static int victim_measure(struct point *pt, const struct victim_chain *c, enum load ld, int rep)
+{
+	struct load_ctx L;
+	struct victim_result r;
+	pthread_t tid;
+
+	if (load_start(&L, &tid, ld))
+		return -1;
 	victim_run(c, cfg.duration, &r);
 	pt->ns[ld][rep] = (double)r.ns / (double)r.steps;
-	pt->load_rate[ld][rep] = NAN;
-	if (ld != LOAD_NONE) {
-		atomic_store(&L.stop, 1);
-		pthread_join(tid, NULL);
-		pt->load_rate[ld][rep] = L.ns > 0 ? (double)L.ops * 1e9 / (double)L.ns : NAN;
-		if (ld == LOAD_SPLIT)
-			split_s_victim += (double)L.ns / 1e9;
-	}
+	pt->load_rate[ld][rep] = load_stop(&L, tid, ld, &split_s_victim);
 	return 0;
 }
 
@@ -741,6 +839,150 @@ static int run_victim(double total_s)
 		}
 	}
 	return 0;
+}
+
+/* --------------------------------------------------------------- wake-ups */
+
+/* The calling thread to SCHED_FIFO WAKE_PRIO (on) or back to SCHED_OTHER; 0 or an errno. */
+static int set_fifo(int on)
+{
+	struct sched_param sp = { .sched_priority = on ? WAKE_PRIO : 0 };
+
+	return pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/* One run of probe p for seconds into w (futex: its waker on the load CPU). 0 or -1. */
+static int probe_run(enum probe p, struct wakeup_run *w, double seconds)
+{
+	int64_t iv = (int64_t)(cfg.wake_interval_us * 1000);
+	struct wakeup_futex f;
+	pthread_attr_t attr;
+	pthread_t tid;
+	cpu_set_t set;
+	int rc;
+
+	if (p == PROBE_TIMER) {
+		wakeup_timer(w, iv, seconds);
+		return 0;
+	}
+	wakeup_futex_init(&f, iv);
+	CPU_ZERO(&set);
+	CPU_SET(cfg.load_cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (wake_fifo) {
+		/* above the load on its CPU, as a woken RT task would be */
+		struct sched_param sp = { .sched_priority = WAKE_PRIO };
+
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
+	rc = pthread_create(&tid, &attr, wakeup_futex_waker, &f);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		fprintf(stderr, PROG ": cannot start the futex waker on CPU %d: %s\n", cfg.load_cpu, strerror(rc));
+		return -1;
+	}
+	wakeup_futex_wait(&f, w, seconds);
+	pthread_join(tid, NULL);
+	return 0;
+}
+
+/*
+ * The wake-up probes on the victim CPU: a warm-up each under no load, then
+ * per rep the three loads in the rep's order, each probe in turn under
+ * one run of the load (the probes' order rotated per rep).
+ */
+static int run_wakeup(void)
+{
+	size_t cap = (size_t)(cfg.wake_duration * 1e6 / cfg.wake_interval_us) + 16;
+	double *buf;
+	struct wakeup_run w;
+	int e;
+
+	if (!cfg.nprobes)
+		return 0;
+	if (pin_self(cfg.victim_cpu))
+		return -1;
+	buf = calloc(cap, sizeof(*buf));
+	if (!buf) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	w = (struct wakeup_run){ .lat = buf, .cap = cap };
+	e = set_fifo(1);
+	wake_fifo = !e;
+	if (e)
+		note("the wake-up probes ran SCHED_OTHER: SCHED_FIFO %d was refused (%s); cyclictest runs "
+		     "SCHED_FIFO 95", WAKE_PRIO, strerror(e));
+	/* as cyclictest -m: no page fault on the way */
+	wake_mlocked = !mlockall(MCL_CURRENT);
+	if (!wake_mlocked)
+		note("the wake-up probes ran with memory unlocked: mlockall failed (%s)", strerror(errno));
+	for (int k = 0; k < cfg.nprobes; k++)
+		if (probe_run((enum probe)cfg.probes[k], &w, fmin(cfg.wake_duration, 0.1)))
+			goto fail;
+	for (int r = 0; r < cfg.reps; r++) {
+		char line[512];
+		size_t len = 0;
+
+		for (int k = 0; k < NLOADS; k++) {
+			enum load ld = load_order[r][k];
+			struct load_ctx L;
+			pthread_t tid;
+			double rate;
+
+			if (load_start(&L, &tid, ld))
+				goto fail;
+			for (int j = 0; j < cfg.nprobes; j++) {
+				int p = cfg.probes[(j + r) % cfg.nprobes];
+				struct wprobe *wp = &wprobes[p];
+				struct wakeup_summary sum;
+
+				if (probe_run((enum probe)p, &w, cfg.wake_duration)) {
+					load_stop(&L, tid, ld, &split_s_wakeup);
+					goto fail;
+				}
+				wakeup_summarize(&w, &sum);
+				/* at least 1 ns: the ratios take logs */
+				wp->p50[ld][r] = fmax(sum.p50, 1);
+				wp->p99[ld][r] = fmax(sum.p99, 1);
+				wp->max[ld][r] = fmax(sum.max, 1);
+				wp->wakeups[ld][r] = (double)w.n;
+				wp->missed += w.missed;
+				wp->timeouts += w.timeouts;
+			}
+			rate = load_stop(&L, tid, ld, &split_s_wakeup);
+			for (int j = 0; j < cfg.nprobes; j++)
+				wprobes[cfg.probes[j]].load_rate[ld][r] = rate;
+		}
+		for (int j = 0; j < cfg.nprobes && len < sizeof(line); j++) {
+			const struct wprobe *wp = &wprobes[cfg.probes[j]];
+
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s p50 %.0f/%.0f/%.0f", j ? ", " : "",
+						probe_names[cfg.probes[j]], wp->p50[LOAD_NONE][r],
+						wp->p50[LOAD_ALIGNED][r], wp->p50[LOAD_SPLIT][r]);
+		}
+		progress("wake-up rep %d/%d on CPU %d: %s ns late (none/aligned/split)", r + 1, cfg.reps,
+			 cfg.victim_cpu, line);
+	}
+	for (int j = 0; j < cfg.nprobes; j++) {
+		const struct wprobe *wp = &wprobes[cfg.probes[j]];
+
+		if (wp->timeouts)
+			note("the %s probe's waiter timed out %llu times (no wake within a second): its waker fell "
+			     "silent", probe_names[cfg.probes[j]], (unsigned long long)wp->timeouts);
+	}
+	if (wake_mlocked)
+		munlockall();
+	if (wake_fifo)
+		set_fifo(0);
+	free(buf);
+	return 0;
+fail:
+	free(buf);
+	return -1;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -877,6 +1119,58 @@ static int level_point(int lv)
 	return -1;
 }
 
+/* The wake-up probes: "wakeup": {..., "probes": [...]}, or null when none ran. */
+static void write_wakeup_json(FILE *o, int n)
+{
+	static const char *const stats[3] = { "p50", "p99", "max" };
+
+	if (!cfg.nprobes) {
+		fputs("\n  \"wakeup\": null,", o);
+		return;
+	}
+	fputs("\n  \"wakeup\": {\"interval_us\": ", o);
+	jnum(o, cfg.wake_interval_us);
+	fputs(", \"duration_s\": ", o);
+	jnum(o, cfg.wake_duration);
+	fprintf(o, ", \"sched\": \"%s\", \"mlocked\": %s, \"probes\": [", wake_fifo ? "SCHED_FIFO 95" : "SCHED_OTHER",
+		wake_mlocked ? "true" : "false");
+	for (int j = 0; j < cfg.nprobes; j++) {
+		const struct wprobe *wp = &wprobes[cfg.probes[j]];
+		const double(*v[3])[MAX_REPS] = { wp->p50, wp->p99, wp->max };
+		static const int pairs[3][2] = { { LOAD_ALIGNED, LOAD_NONE }, { LOAD_SPLIT, LOAD_ALIGNED },
+						 { LOAD_SPLIT, LOAD_NONE } };
+		static const char *const pair_names[3] = { "aligned_over_none", "split_over_aligned", "split_over_none" };
+
+		fprintf(o, "%s\n    {\"probe\": \"%s\", \"what\": ", j ? "," : "", probe_names[cfg.probes[j]]);
+		jstr(o, probe_what[cfg.probes[j]]);
+		for (int ld = 0; ld < NLOADS; ld++) {
+			fprintf(o, ",\n     \"%s\": {\"wakeups\": ", load_names[ld]);
+			jnum(o, median_of(wp->wakeups[ld], n));
+			for (int s = 0; s < 3; s++) {
+				fprintf(o, ", \"%s\": ", stats[s]);
+				jmeasure(o, "ns", v[s][ld], n);
+			}
+			fputc('}', o);
+		}
+		fputs(",\n     \"load_ops_per_s\": {\"aligned\": ", o);
+		jnum(o, median_of(wp->load_rate[LOAD_ALIGNED], n));
+		fputs(", \"split\": ", o);
+		jnum(o, median_of(wp->load_rate[LOAD_SPLIT], n));
+		fputc('}', o);
+		for (int q = 0; q < 3; q++) {
+			fprintf(o, ",\n     \"%s\": {", pair_names[q]);
+			for (int s = 0; s < 3; s++) {
+				fprintf(o, "%s\"%s\": ", s ? ", " : "", stats[s]);
+				jratio(o, v[s][pairs[q][0]], v[s][pairs[q][1]], n);
+			}
+			fputc('}', o);
+		}
+		fprintf(o, ",\n     \"missed\": %llu, \"timeouts\": %llu}", (unsigned long long)wp->missed,
+			(unsigned long long)wp->timeouts);
+	}
+	fputs("\n  ]},", o);
+}
+
 static void write_json(FILE *o)
 {
 	int n = cfg.reps, first;
@@ -920,8 +1214,10 @@ static void write_json(FILE *o)
 	jnum(o, split_s_victim);
 	fputs(", \"issuer\": ", o);
 	jnum(o, split_s_issuer);
+	fputs(", \"wakeup\": ", o);
+	jnum(o, split_s_wakeup);
 	fputs(", \"total\": ", o);
-	jnum(o, split_s_victim + split_s_issuer);
+	jnum(o, split_s_victim + split_s_issuer + split_s_wakeup);
 	{
 		double total, split;
 
@@ -1002,7 +1298,9 @@ static void write_json(FILE *o)
 		jratio(o, pt->ns[LOAD_SPLIT], pt->ns[LOAD_ALIGNED], n);
 		fputc('}', o);
 	}
-	fputs("\n  ],\n  \"notes\": [", o);
+	fputs("\n  ],", o);
+	write_wakeup_json(o, n);
+	fputs("\n  \"notes\": [", o);
 	for (int i = 0; i < nnotes; i++) {
 		fputs(i ? ", " : "", o);
 		jstr(o, notes[i]);
@@ -1097,6 +1395,32 @@ static void write_text(FILE *o)
 			points[pi].arith ? "" : size_str(points[pi].bytes), fmt_est(&r1, 1, a, sizeof(a)),
 			fmt_est(&r2, 1, b, sizeof(b)));
 	}
+	if (cfg.nprobes) {
+		static const char *const stats[3] = { "p50", "p99", "max" };
+
+		fprintf(o, "\nWake-up: ns late, a %s thread on CPU %d woken every %g us under a load on CPU %d "
+			"(timer: clock_nanosleep, as cyclictest; futex: woken from CPU %d); per rep, %g s\n",
+			wake_fifo ? "SCHED_FIFO 95" : "SCHED_OTHER", cfg.victim_cpu, cfg.wake_interval_us, cfg.load_cpu,
+			cfg.load_cpu, cfg.wake_duration);
+		fprintf(o, "%-5s %-4s %-24s %-24s %-24s %-24s %s\n", "probe", "stat", "none", "aligned", "split",
+			"aligned/none", "split/aligned");
+		for (int j = 0; j < cfg.nprobes; j++) {
+			const struct wprobe *wp = &wprobes[cfg.probes[j]];
+			const double(*v[3])[MAX_REPS] = { wp->p50, wp->p99, wp->max };
+
+			for (int st = 0; st < 3; st++) {
+				struct est en = median_est(v[st][LOAD_NONE], n), ea = median_est(v[st][LOAD_ALIGNED], n);
+				struct est es = median_est(v[st][LOAD_SPLIT], n);
+				struct est r1 = ratio_est(v[st][LOAD_ALIGNED], v[st][LOAD_NONE], n);
+				struct est r2 = ratio_est(v[st][LOAD_SPLIT], v[st][LOAD_ALIGNED], n);
+
+				fprintf(o, "%-5s %-4s %-24s %-24s %-24s %-24s %s\n", probe_names[cfg.probes[j]], stats[st],
+					fmt_est(&en, 0, a, sizeof(a)), fmt_est(&ea, 0, b, sizeof(b)),
+					fmt_est(&es, 0, c, sizeof(c)), fmt_est(&r1, 1, d, sizeof(d)),
+					fmt_est(&r2, 1, e, sizeof(e)));
+			}
+		}
+	}
 	{
 		double rates[MAX_SIZES + 1], srate[MAX_SIZES + 1];
 
@@ -1107,10 +1431,10 @@ static void write_text(FILE *o)
 		char a1[32], a2[32];
 
 		fprintf(o, "\nThe load ran %s aligned and %s split ops/s (medians over the victim's runs); "
-			"split locks ran %.1f s in all (victim %.1f s, issuer %.1f s)\n",
+			"split locks ran %.1f s in all (victim %.1f s, issuer %.1f s, wake-up %.1f s)\n",
 			fmt_num(median_of(rates, npoints), a1, sizeof(a1)),
-			fmt_num(median_of(srate, npoints), a2, sizeof(a2)), split_s_victim + split_s_issuer,
-			split_s_victim, split_s_issuer);
+			fmt_num(median_of(srate, npoints), a2, sizeof(a2)),
+			split_s_victim + split_s_issuer + split_s_wakeup, split_s_victim, split_s_issuer, split_s_wakeup);
 	}
 	for (int i = 0; i < nnotes; i++)
 		fprintf(o, "note: %s\n", notes[i]);
@@ -1120,7 +1444,8 @@ static void write_text(FILE *o)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_ISSUER = 256, OPT_FORMS, OPT_LOAD_FORM, OPT_LOAD_RATE, OPT_MAX_SPLIT, OPT_SYSFS, OPT_VALIDATE, OPT_LOG };
+	enum { OPT_ISSUER = 256, OPT_FORMS, OPT_LOAD_FORM, OPT_LOAD_RATE, OPT_MAX_SPLIT, OPT_SYSFS, OPT_VALIDATE, OPT_LOG,
+	       OPT_WAKEUP, OPT_WAKE_INTERVAL, OPT_WAKE_DURATION };
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'r' },
@@ -1131,6 +1456,9 @@ int main(int argc, char **argv)
 		{ "load-form", required_argument, NULL, OPT_LOAD_FORM },
 		{ "load-rate", required_argument, NULL, OPT_LOAD_RATE },
 		{ "max-split-s", required_argument, NULL, OPT_MAX_SPLIT },
+		{ "wakeup", required_argument, NULL, OPT_WAKEUP },
+		{ "wakeup-interval", required_argument, NULL, OPT_WAKE_INTERVAL },
+		{ "wakeup-duration", required_argument, NULL, OPT_WAKE_DURATION },
 		{ "json", no_argument, NULL, 'j' },
 		{ "json-out", required_argument, NULL, 'o' },
 		{ "sysfs", required_argument, NULL, OPT_SYSFS },
@@ -1145,8 +1473,10 @@ int main(int argc, char **argv)
 	FILE *jf = NULL;
 
 	cfg = (struct config){ .duration = DEF_DURATION, .reps = DEF_REPS, .issuer_ms = DEF_ISSUER_MS,
-			       .max_split_s = DEF_MAX_SPLIT_S };
+			       .max_split_s = DEF_MAX_SPLIT_S, .wake_interval_us = DEF_WAKE_INTERVAL_US,
+			       .wake_duration = -1 };
 	parse_forms("all");
+	parse_probes("all");
 	parse_sizes("auto");
 	while ((c = getopt_long(argc, argv, "d:r:s:c:jo:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -1188,6 +1518,18 @@ int main(int argc, char **argv)
 			if (num_parse(PROG, "--max-split-s", optarg, 0.01, 3600, 0, &cfg.max_split_s))
 				return 2;
 			break;
+		case OPT_WAKEUP:
+			if (parse_probes(optarg))
+				return 2;
+			break;
+		case OPT_WAKE_INTERVAL:
+			if (num_parse(PROG, "--wakeup-interval", optarg, 50, 1000000, 0, &cfg.wake_interval_us))
+				return 2;
+			break;
+		case OPT_WAKE_DURATION:
+			if (num_parse(PROG, "--wakeup-duration", optarg, 0.001, 60, 0, &cfg.wake_duration))
+				return 2;
+			break;
 		case 'j': cfg.json = 1; break;
 		case 'o': cfg.json_out = optarg; break;
 		case OPT_SYSFS: cfg.sysroot = optarg; break;
@@ -1201,6 +1543,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;
 	}
+	if (cfg.wake_duration < 0)
+		cfg.wake_duration = cfg.duration;
 	read_machine();
 	if ((rc = pick_cpus(cpus_text)))
 		return rc;
@@ -1224,9 +1568,11 @@ int main(int argc, char **argv)
 	}
 	t_start = victim_now_ns();
 	progress("plan: victim CPU %d, load CPU %d; arith + %d working sets (%s to %s) x %d loads x %d reps x %g s; "
-		 "issuer %d forms x %d reps x %g ms: about %.0f s, %.1f s of it under split locks", cfg.victim_cpu,
+		 "issuer %d forms x %d reps x %g ms; wake-up %d probe%s x %d loads x %d reps x %g s every %g us: "
+		 "about %.0f s, %.1f s of it under split locks", cfg.victim_cpu,
 		 cfg.load_cpu, cfg.nsizes, size_str(cfg.sizes[0]), size_str(cfg.sizes[cfg.nsizes - 1]), NLOADS,
-		 cfg.reps, cfg.duration, cfg.nforms, cfg.reps, cfg.issuer_ms, total_s, split_s);
+		 cfg.reps, cfg.duration, cfg.nforms, cfg.reps, cfg.issuer_ms, cfg.nprobes, cfg.nprobes == 1 ? "" : "s",
+		 NLOADS, cfg.reps, cfg.wake_duration, cfg.wake_interval_us, total_s, split_s);
 	if (cfg.validate)
 		return 0;
 	if (cfg.json_out && !(jf = fopen(cfg.json_out, "w"))) {
@@ -1254,7 +1600,7 @@ int main(int argc, char **argv)
 		points[i].bytes = cfg.sizes[i - 1];
 		level_of(points[i].bytes, points[i].level, sizeof(points[i].level));
 	}
-	if (run_issuer() || run_victim(total_s))
+	if (run_issuer() || run_victim(total_s) || run_wakeup())
 		return 1;
 	for (int k = 0; k < cfg.nforms; k++) {
 		int fi = cfg.forms[k];
@@ -1279,6 +1625,6 @@ int main(int argc, char **argv)
 		write_json(stdout);
 	else
 		write_text(stdout);
-	progress("done: %.1f s of split locks", split_s_victim + split_s_issuer);
+	progress("done: %.1f s of split locks", split_s_victim + split_s_issuer + split_s_wakeup);
 	return 0;
 }

@@ -106,3 +106,52 @@ def cal_model($scale_to):
 	   cache_kb: $kb, cache_ways: $ways, shield: (if $kb == 0 then "none" else "L\($k)" end),
 	   slowed: [$slowed[].level], slowdown: $s};
 def cal_model: cal_model(null);
+
+# cal_wakeup: the wake-up probes (.wakeup.probes: "timer", "futex"), each
+# {probe, what, none, aligned, split: {wakeups, p50, p99, max: {ns, ci95,
+# reps}}, load_ops_per_s, aligned_over_none, split_over_aligned,
+# split_over_none: {p50, p99, max: {ratio, ci95}}, missed, timeouts};
+# empty for a calibration made without them (--wakeup none, or before
+# slb-calibrate had them).
+def cal_wakeup: (.wakeup.probes // [])[];
+
+# cal_wakeup_probe($name): the wake-up probe named $name, or empty.
+def cal_wakeup_probe($name): first(cal_wakeup | select(.probe == $name));
+
+# cal_wakeup_stats: the statistics of a probe's wake-ups per rep, in order.
+def cal_wakeup_stats: "p50", "p99", "max";
+
+# cal_wakeup_check: the document, when its wake-up probes (none is fine)
+# hold what the readers use; else an error saying what is missing.
+def cal_wakeup_check:
+	def need($what; cond): if cond then . else error("no \($what)") end;
+	need("wake-up probes (.wakeup: null or an object with probes)"; .wakeup == null
+		or ((.wakeup | type) == "object" and (.wakeup.probes | type) == "array"))
+	| need("wake-up figures (each probe's ns late p50, p99, max under each load, and split_over_aligned)";
+		all(cal_wakeup; (.probe | type) == "string"
+			and all(.none, .aligned, .split; all(.[cal_wakeup_stats]; (.ns | type) == "number"))
+			and all(.split_over_aligned[cal_wakeup_stats]; (.ratio | type) == "number")));
+
+# cal_wakeup_rows($m): the wake-up probes of this (native) calibration
+# beside those of $m (a model's), one row per probe both ran and
+# statistic: {probe, stat, native, model: [split/aligned, lo, hi],
+# native_ns, model_ns: {none, aligned, split} (ns late, medians over reps)}.
+def cal_wakeup_rows($m):
+	cal_wakeup as $np | ($m | cal_wakeup_probe($np.probe)) as $mp | cal_wakeup_stats as $s |
+	{probe: $np.probe, stat: $s,
+	 native: ($np.split_over_aligned[$s] | cal_est(.ratio)), model: ($mp.split_over_aligned[$s] | cal_est(.ratio)),
+	 native_ns: ($np | {none: .none[$s].ns, aligned: .aligned[$s].ns, split: .split[$s].ns}),
+	 model_ns: ($mp | {none: .none[$s].ns, aligned: .aligned[$s].ns, split: .split[$s].ns})};
+
+# cal_wakeup_dat: the plot data of make calibrate's wake-up plot: a block
+# (gnuplot index, two blank lines apart) per probe and statistic, a row per
+# load: probe stat load x ns_late lo hi.
+def cal_wakeup_dat:
+	"# probe stat load x ns_late lo hi (a block per probe and statistic)",
+	(cal_wakeup as $p | cal_wakeup_stats as $s |
+	 ([["none", 0], ["aligned", 1], ["split", 2]][] as [$l, $x] |
+	  [$p.probe, $s, $l, $x] + ($p[$l][$s] | cal_est(.ns)) | map(tostring) | join(" ")), "", "");
+
+# cal_wakeup_series: the blocks of cal_wakeup_dat, named ("timer p50 ..."),
+# for the plot's keys.
+def cal_wakeup_series: [cal_wakeup as $p | cal_wakeup_stats as $s | "\($p.probe)-\($s)"] | join(" ");
