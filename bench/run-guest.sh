@@ -54,7 +54,8 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --bus-cache-kb N  virtual: a vCPU waits for another's split lock only
                         at its data accesses that miss a cache of N KiB, 0
                         (waits wherever it meets one) to 65536 (default 0)
-      --bus-cache-ways N  that cache's ways, 1 to 32 (default 8)
+      --bus-cache-ways N  that cache's ways, 1 to 32, or 0 with no cache
+                        (--bus-cache-kb 0) (default 8)
       --tsc-crystal on|off  virtual: CPUID tells the guest its TSC and APIC
                         timer rates (patch/qemu 0014; off: it measures them,
                         as with a QEMU without 0014) (default on)
@@ -146,7 +147,9 @@ check_choice --clock "$clock" wall virtual
 check_number --bus-lock-ns "$bus_lock_ns" 0 1000000
 check_number --bus-hold-ns "$bus_hold_ns" 0 "$bus_lock_ns"
 check_number --bus-cache-kb "$bus_cache_kb" 0 65536
-check_number --bus-cache-ways "$bus_cache_ways" 1 32
+# ways 0 only with no cache: the model without a shield, as cal_model
+# (bench/lib/calibration.jq) gives it
+check_number --bus-cache-ways "$bus_cache_ways" "$([ "$bus_cache_kb" = 0 ] && echo 0 || echo 1)" 32
 [ "$quantum_ns" = 0 ] || check_number --quantum-ns "$quantum_ns" 1000 10000000
 check_number --seed "$seed" 0 4294967295
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage

@@ -163,6 +163,7 @@ else
 	check_number BUS_LOCK_NS "$bus_lock_ns" 1 1000000
 	cal_scale=$bus_lock_ns
 fi
+[ "$clock" = wall ] || [ "$bus_model" = all ] || calibration=$(cal_resolve "$calibration") || exit 2
 [ "$clock" = wall ] || bus_model_load "$bus_model" "$calibration" "$cal_scale"
 check_number QUANTUM_NS "$quantum_ns" 1000 10000000
 check_number LOAD_RATE "$load_rate" 0 100000000

@@ -42,7 +42,9 @@ the isolated vCPU's latency against the cost.
                         (every vCPU that meets a lock waits for all of it:
                         the worst case); default \$SLB_BUS_LOCK_MODEL or
                         $BUS_LOCK_MODEL_DEFAULT
-      --calibration FILE  the calibrated model's native calibration.json
+      --calibration FILE  the calibrated model's native calibration.json, the
+                        run directory that holds one, or a committed
+                        calibration's name ($(echo "$CALIBRATION_NAMES" | sed 's/:[^,]*//g; s/,/, /g'))
                         (default \$SLB_CALIBRATION or $CALIBRATION_DEFAULT)
       --costs LIST      split-lock costs in ns, 1 to 1000000, space- or
                         comma-separated, at least two; calibrated: "cal" is
@@ -88,6 +90,7 @@ while true; do
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
 check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
+[ "$bus_model" = all ] || calibration=$(cal_resolve "$calibration") || exit 2
 if [ -z "$costs" ]; then
 	if [ "$bus_model" = all ]; then costs=$SWEEP_NS_ALL_DEFAULT; else costs=$SWEEP_NS_DEFAULT; fi
 fi

@@ -55,9 +55,11 @@ Usage: validate-model.sh [options]
 The bus-lock model (slb-calibrate in the emulated guest) against a native
 calibration, per level; results in RESULTS/<id>/.
 
-  -n, --native FILE     a native calibration.json (default: the newest
-                        RESULTS/calibrate-*/calibration.json, else the
-                        committed results/example-calibrate-*)
+  -n, --native FILE     a native calibration.json, the run directory that
+                        holds one, or a committed calibration's name
+                        ($(echo "$CALIBRATION_NAMES" | sed 's/:[^,]*//g; s/,/, /g')) (default:
+                        the newest RESULTS/calibrate-*/calibration.json,
+                        else $CALIBRATION_DEFAULT)
   -m, --model FILE      a model calibration.json from an earlier guest run
                         (e.g. a validation's model.calibration.json): no guest
                         is booted; give the model options it ran with
@@ -127,8 +129,9 @@ check_calibration() {
 }
 if [ -z "$native" ]; then
 	native=$(ls -1t "$results"/calibrate-*/calibration.json 2>/dev/null | head -n 1)
-	[ -n "$native" ] || native=$(ls -1 "$SLB_ROOT"/results/example-calibrate-*/calibration.json 2>/dev/null | tail -n 1)
-	[ -n "$native" ] || usage_error "no native calibration: run 'make calibrate' or give --native FILE"
+	[ -n "$native" ] || native=$SLB_ROOT/$CALIBRATION_DEFAULT
+else
+	native=$(cal_resolve "$native" --native) || exit 2
 fi
 check_calibration --native "$native"
 bus_model_load "$bus_model" "$native"
@@ -137,7 +140,7 @@ bus_model_load "$bus_model" "$native"
 # model_words: the model in a few words, for the plan and the tables.
 model_words() {
 	if [ "$bus_model" = calibrated ]; then
-		echo "calibrated model: a split lock costs ${bus_lock_ns} ns, holds the bus ${bus_hold_ns} ns, delays misses of a ${bus_cache_kb} KiB cache"
+		echo "calibrated model: a split lock costs ${bus_lock_ns} ns, holds the bus ${bus_hold_ns} ns, delays $([ "$bus_cache_kb" = 0 ] && echo "every access (no cache shields)" || echo "misses of a ${bus_cache_kb} KiB cache")"
 	else
 		echo "all-stall model: bus-lock-ns $bus_lock_ns"
 	fi

@@ -130,6 +130,29 @@ cal_jq() {
 	jq -L "$SLB_ROOT/bench/lib" "${@:3}" "include \"calibration\"; $2" "$1"
 }
 
+# cal_resolve VALUE [NAME]: the calibration.json VALUE names, on stdout:
+# a committed calibration's short name (CALIBRATION_NAMES in
+# rt-config/defaults.conf: amd-epyc-kvm, xeon-trap, ...), a run directory
+# that holds a calibration.json, or a file (given back as it is: its
+# reader refuses it if it is none). A word that is neither a name nor
+# there: usage_error naming it as NAME (default CALIBRATION) and listing
+# the names.
+cal_resolve() {
+	local v=$1 e names=
+	[ -n "${CALIBRATION_NAMES:-}" ] || . "$SLB_ROOT/rt-config/defaults.conf"
+	for e in ${CALIBRATION_NAMES//,/ }; do
+		[ "$v" != "${e%%:*}" ] || { echo "$SLB_ROOT/${e#*:}/calibration.json"; return 0; }
+		names="$names ${e%%:*}"
+	done
+	if [ -d "$v" ] && [ -f "$v/calibration.json" ]; then
+		echo "${v%/}/calibration.json"
+	elif [ -e "$v" ] || [[ $v == */* || $v == *.json ]]; then
+		echo "$v"
+	else
+		usage_error "${2:-CALIBRATION} '$v' is neither a committed calibration's name nor a file (names:$names; or a calibration.json, or the run directory that holds one)"
+	fi
+}
+
 # bus_model_load MODEL FILE [COST]: the bus-lock model of a virtual-clock
 # guest run into bus_lock_ns, bus_hold_ns, bus_cache_kb and bus_cache_ways.
 # MODEL all: every vCPU that meets a split lock waits for all of it

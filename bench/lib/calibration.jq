@@ -59,17 +59,35 @@ def cal_plot_vars($id):
 # it cannot be made:
 #   cost_ns     what a split LOCK of the load's form costs its issuer
 #               (issuer ns per op, split);
-#   slowed      the working-set levels a split load slows (split/aligned
-#               at least x1.05 with the 95 % interval above 1);
+#   slowed      the working-set levels where a bus lock's victims
+#               start, and those past them: decided by the jump, not by
+#               any measurable slowdown. A level is slowed at all when
+#               its split/aligned is at least x1.05 with the 95 %
+#               interval above 1; of those, let m be the largest
+#               split/aligned; the slowed levels are the significant
+#               ones at least sqrt(m), the geometric midpoint between
+#               not slowed (x1) and m. The model has two speeds for a
+#               victim, not delayed (inside the shield) or slowed as much
+#               as m (outside), and a level on the sqrt(m) side of either
+#               is nearer it on a log scale: that choice keeps its
+#               model/native ratio within sqrt(m) either way. A level
+#               slowed a few percent under a large jump elsewhere (x1.09
+#               beside x12.6) is then shielded; where the largest is
+#               small (x1.14, a trapping hypervisor) the threshold is too;
 #   shield      the cache level just inside the first slowed one: a
-#               victim's accesses that hit it are not delayed; cache_kb
-#               and cache_ways model it (ways: the fewest, 8 to 32, that
-#               give a power of two of sets); none (cache_kb 0) when L1
-#               is slowed: every vCPU then waits wherever it meets a lock;
+#               victim's accesses that hit it are not delayed (the
+#               last-level cache when none is slowed). shield_kb is its
+#               size; cache_kb and cache_ways model it: the largest cache
+#               the emulator takes (8 to 32 ways, a power of two of sets,
+#               at most 65536 KiB) that is not larger, the fewest ways
+#               among equals (the level itself where it fits: 32 KiB 8
+#               ways, 48 KiB 12). none (cache_kb 0, cache_ways 0) when L1
+#               is slowed: every vCPU then waits wherever it meets a lock
+#               (bench/run-guest.sh takes ways 0 with no cache);
 #   hold_ns     how long a lock holds the bus: a victim that misses on
 #               every access loses hold_ns per cost_ns, so it runs at
-#               (cost - hold) / cost of its speed: hold = cost (1 - 1/s)
-#               for the largest slowdown s of the slowed levels (of all
+#               (cost - hold) / cost of its speed: hold = cost (1 - 1/m)
+#               for the largest slowdown m of the slowed levels (of all
 #               levels when none is slowed), at least 1 ns.
 # cal_model($cost): the same model scaled to another split-lock cost
 # ($cost ns, 1 to 1000000; null: the calibration's own): the issuer pays
@@ -79,7 +97,7 @@ def cal_plot_vars($id):
 # and calibrated_hold_ns keep the calibration's own figures, scaled says
 # whether $cost differs from them.
 def cal_model($scale_to):
-	def pow2: . > 0 and (. as $n | [range(0; 64)] | any(pow(2; .) == $n));
+	def p2floor: . as $n | last(range(0; 64) | pow(2; .) | select(. <= $n));
 	cal_check
 	| .params.load_form as $form
 	| ((cal_issuer($form) | .split.ns_per_op) // error("no issuer cost for the load form \($form)")) as $c
@@ -90,20 +108,25 @@ def cal_model($scale_to):
 	| ($scale_to // $calcost) as $cost
 	| [.levels[] | select(.task == "chase" and (.level | test("^L[0-9]+$|^DRAM$")))] as $lv
 	| if ($lv | length) == 0 then error("no cache or DRAM levels") else . end
-	| [$lv[] | select(.split_over_aligned.ratio >= 1.05 and ((.split_over_aligned.ci95 // [.split_over_aligned.ratio])[0] > 1))] as $slowed
+	| [$lv[] | select(.split_over_aligned.ratio >= 1.05 and ((.split_over_aligned.ci95 // [.split_over_aligned.ratio])[0] > 1))] as $sig
+	| ([$sig[].split_over_aligned.ratio] | max) as $m
+	| [$sig[] | select(.split_over_aligned.ratio >= ($m // 1 | sqrt))] as $slowed
 	| (if ($slowed | length) > 0 then $slowed else $lv end | map(.split_over_aligned.ratio) | max) as $s
 	| (if ($slowed | length) > 0 then ($slowed[0].level) else "DRAM" end) as $first
 	| (if $first == "DRAM" then ([.machine.caches[] | select(.type != "Instruction") | .level] | max)
 	   else ($first | ltrimstr("L") | tonumber) - 1 end) as $k
 	| (if $k == null or $k < 1 then 0
-	   else (first(.machine.caches[] | select(.level == $k and .type != "Instruction") | .bytes) // error("no size for cache level L\($k)")) / 1024 | floor end) as $kb
-	| if $kb > 65536 then error("cache level L\($k), \($kb) KiB, is larger than the model takes (65536 KiB)") else . end
-	| (if $kb == 0 then 0 else
-	   ($kb * 16) as $lines | (first(range(8; 33) | select($lines % . == 0 and (($lines / .) | pow2))) // error("no way count (8 to 32) gives L\($k)'s \($kb) KiB a power of two of sets")) end) as $ways
+	   else (first(.machine.caches[] | select(.level == $k and .type != "Instruction") | .bytes) // error("no size for cache level L\($k)")) / 1024 | floor end) as $lkb
+	| (if $lkb == 0 then [0, 0] else
+	   ([$lkb, 65536] | min * 16) as $lines
+	   | [range(8; 33) as $w | ($lines / $w | floor) as $n | select($n >= 1) | ($n | p2floor) as $sets
+	      | select($w * $sets % 16 == 0) | [$w * $sets / 16, -$w]] | max
+	   | if . == null then error("no cache of 8 to 32 ways and a power of two of sets fits L\($k)'s \($lkb) KiB") else [.[0], -.[1]] end
+	   end) as [$kb, $ways]
 	| def hold($k): [([1, ($k * (1 - 1 / $s) | round)] | max), $k] | min;
 	{model: "calibrated", load_form: $form, cost_ns: $cost, hold_ns: hold($cost),
 	   calibrated_cost_ns: $calcost, calibrated_hold_ns: hold($calcost), scaled: ($cost != $calcost),
-	   cache_kb: $kb, cache_ways: $ways, shield: (if $kb == 0 then "none" else "L\($k)" end),
+	   cache_kb: $kb, cache_ways: $ways, shield: (if $kb == 0 then "none" else "L\($k)" end), shield_kb: $lkb,
 	   slowed: [$slowed[].level], slowdown: $s};
 def cal_model: cal_model(null);
 
