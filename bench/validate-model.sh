@@ -10,7 +10,12 @@
 # (split / aligned, Hodges-Lehmann with 95 % intervals) in the model and
 # natively, and model / native; the issuer's ns per split LOCK (the load's
 # form) in both, and the model's against bus-lock-ns (it should come out
-# near it). Results in RESULTS/<id>/ (written as .incomplete-<id> and
+# near it); and the wake-up probes (timer, futex: how late a thread on the
+# victim CPU is woken, the path cyclictest measures) when the native
+# calibration has them: per probe and statistic (p50, p99, max of each
+# rep's wake-ups) split / aligned in both and model / native, the guest
+# woken at the native run's interval. Results in RESULTS/<id>/ (written
+# as .incomplete-<id> and
 # renamed at the end: Ctrl-C or a failure leaves nothing half-done):
 #   validation.json, validation.txt, validation.md   the comparison (the
 #                    Markdown table is docs/findings.md's)
@@ -45,6 +50,9 @@ SLB_PROG=validate-model
 # time it shows with both vCPUs busy, so short runs (virtual seconds) and
 # the 4 reps a ratio's 95 % interval needs: about two minutes in all.
 duration=0.03 reps=4 sizes=auto memory=512 issuer_ms=5
+# The wake-up probes: virtual seconds per probe, load and rep (100
+# wake-ups at the study's 1 ms; the victim vCPU sleeps between them).
+wakeup_duration=0.1
 bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
 bus_model=$BUS_LOCK_MODEL_DEFAULT
 native= model= results=$SLB_ROOT/results id= validate=0
@@ -73,6 +81,9 @@ calibration, per level; results in RESULTS/<id>/.
                         to DRAM (e.g. 16K,1M,16M,64M), or auto: the native
                         run's, shrunk to fit the guest (default $sizes)
   -d, --duration S      virtual seconds per victim run, 0.001 to 60 (default $duration)
+      --wakeup-duration S  virtual seconds per wake-up probe run (probe, load,
+                        rep), 0.001 to 60, when the native calibration has the
+                        probes (default $wakeup_duration)
   -r, --reps N          reps, 4 to 100 (default $reps)
       --memory MB       guest RAM, 256 to 16384 (default $memory)
   -o, --results DIR     where the run goes (default results/)
@@ -84,7 +95,7 @@ USAGE
 }
 
 opts=$(getopt -n validate-model -o n:m:s:d:r:o:h \
-	-l native:,model:,bus-lock-model:,bus-lock-ns:,quantum-ns:,sizes:,duration:,reps:,memory:,results:,id:,validate,help -- "$@") || exit 2
+	-l native:,model:,bus-lock-model:,bus-lock-ns:,quantum-ns:,sizes:,duration:,wakeup-duration:,reps:,memory:,results:,id:,validate,help -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
@@ -95,6 +106,7 @@ while true; do
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	-s | --sizes) sizes=$2; shift 2 ;;
 	-d | --duration) duration=$2; shift 2 ;;
+	--wakeup-duration) wakeup_duration=$2; shift 2 ;;
 	-r | --reps) reps=$2; shift 2 ;;
 	--memory) memory=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
@@ -114,6 +126,8 @@ check_number --reps "$reps" 4 100
 check_number --memory "$memory" 256 16384
 [[ $duration =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v d="$duration" 'BEGIN { exit !(d >= 0.001 && d <= 60) }' ||
 	usage_error "--duration '$duration' is not a number of seconds from 0.001 to 60"
+[[ $wakeup_duration =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v d="$wakeup_duration" 'BEGIN { exit !(d >= 0.001 && d <= 60) }' ||
+	usage_error "--wakeup-duration '$wakeup_duration' is not a number of seconds from 0.001 to 60"
 [ -n "$id" ] || id=validate-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id"
 
@@ -124,7 +138,7 @@ check_calibration() {
 	[ -f "$2" ] || usage_error "$1 '$2' does not exist"
 	[ -r "$2" ] || usage_error "$1 '$2' is not readable"
 	jq -e . "$2" >/dev/null 2>&1 || usage_error "$1 '$2' is not JSON"
-	why=$(cal_jq "$2" 'cal_check | empty' 2>&1) ||
+	why=$(cal_jq "$2" 'cal_check | cal_wakeup_check | empty' 2>&1) ||
 		usage_error "$1 '$2' is not an slb-calibrate calibration.json: ${why#jq: error*: }"
 }
 if [ -z "$native" ]; then
@@ -208,12 +222,24 @@ load_rate=$(cal_jq "$native" .params.load_rate -r)
 [ -n "$(cal_jq "$native" 'cal_issuer($f) | .split.ns_per_op // empty' --arg f "$load_form")" ] ||
 	usage_error "--native '$native' has no issuer figure for a split $load_form (its load form)"
 size_list=$(IFS=,; echo "${model_bytes[*]}")
-plan_s=$(awk -v n=${#model_bytes[@]} -v r="$reps" -v d="$duration" -v i="$issuer_ms" \
-	'BEGIN { printf "%.2f", (n + 1) * 3 * r * d + 2 * r * i / 1000 }')
+# The wake-up probes the native run has (none before slb-calibrate had
+# them: the guest then runs none), at its interval.
+wakeup_probes=$(cal_jq "$native" '[cal_wakeup | .probe] | join(",")' -r)
+wakeup_interval=$(cal_jq "$native" '.wakeup.interval_us // empty' -r)
+nprobes=0
+[ -z "$wakeup_probes" ] || { IFS=, read -ra wp <<<"$wakeup_probes"; nprobes=${#wp[@]}; }
+plan_s=$(awk -v n=${#model_bytes[@]} -v r="$reps" -v d="$duration" -v i="$issuer_ms" -v p="$nprobes" -v w="$wakeup_duration" \
+	'BEGIN { printf "%.2f", (n + 1) * 3 * r * d + 2 * r * i / 1000 + p * (3 * r + 1) * w }')
 if [ -z "$model" ]; then
 	plan="guest: 2 vCPUs, ${memory} MB, $(model_words), quantum $quantum_ns ns; slb-calibrate: arith +"
 	plan+=" ${#model_bytes[@]} working sets ($size_list bytes) x 3 loads x $reps reps x $duration s, issuer $load_form"
-	plan+=" x $reps reps x $issuer_ms ms: $plan_s s of virtual time (some minutes of emulation)"
+	plan+=" x $reps reps x $issuer_ms ms"
+	if [ "$nprobes" -gt 0 ]; then
+		plan+=", wake-up $wakeup_probes x 3 loads x $reps reps x $wakeup_duration s every $wakeup_interval us"
+	else
+		plan+=", no wake-up probe (the native calibration has none)"
+	fi
+	plan+=": $plan_s s of virtual time (some minutes of emulation)"
 else
 	plan="model: $model ($(model_words)), no guest booted"
 fi
@@ -243,7 +269,9 @@ say "validating into $tmp; $plan"
 
 if [ -z "$model" ]; then
 	{
-		printf 'SLB_CAL_ARGS=%q\n' "--duration $duration --reps $reps --sizes $size_list --issuer-ms $issuer_ms --forms $load_form --load-form $load_form --load-rate $load_rate --max-split-s 3600"
+		wake_args="--wakeup none"
+		[ "$nprobes" = 0 ] || wake_args="--wakeup $wakeup_probes --wakeup-interval $wakeup_interval --wakeup-duration $wakeup_duration"
+		printf 'SLB_CAL_ARGS=%q\n' "--duration $duration --reps $reps --sizes $size_list --issuer-ms $issuer_ms --forms $load_form --load-form $load_form --load-rate $load_rate $wake_args --max-split-s 3600"
 		echo '. "${SLB_JOBS:-/jobs}/calibrate.sh"'
 	} >"$tmp/guest.job"
 	# The emulation runs some 50 times slower than the virtual time (both
@@ -310,9 +338,15 @@ jq -n -L "$SLB_ROOT/bench/lib" 'include "calibration";
 	   ($m | cal_issuer($n.params.load_form).split | est(.ns_per_op)) as $mi |
 	   {form: $n.params.load_form, native_ns_per_split_lock: $ni, model_ns_per_split_lock: $mi} + cmp($mi; $ni) +
 	   {model_over_bus_lock_ns: (if $bus > 0 then $mi.value / $bus else null end)}),
+	 wakeup: [$n | cal_wakeup_rows($m) | {probe, stat, native_ns, model_ns, native: (.native as [$v, $lo, $hi] | {value: $v, ci95: [$lo, $hi]}),
+	   model: (.model as [$v, $lo, $hi] | {value: $v, ci95: [$lo, $hi]})} | . + cmp(.model; .native)],
+	 wakeup_interval_us: {native: ($n.wakeup.interval_us // null), model: ($m.wakeup.interval_us // null)},
 	 notes: ["levels and working sets are the native run'"'"'s; the model ran the same sizes (shrunk to fit its RAM where shrunk is true); TCG has no cache model, and the virtual clock charges 1 ns per instruction wherever its data is",
 	   "victim ns lost per split lock: the share of the victim'"'"'s time the split load took (1 - aligned/split) over the load'"'"'s split LOCKs per second; the model charges bus-lock-ns",
-	   "bounds: the quotients of the two 95 % intervals'"'"' ends (conservative; not an interval of their own)"]}' \
+	   "bounds: the quotients of the two 95 % intervals'"'"' ends (conservative; not an interval of their own)",
+	   (if ($n | [cal_wakeup] | length) == 0 then "wake-up probes: none (the native calibration has none: made with --wakeup none or before slb-calibrate had them)"
+	    elif ($m | [cal_wakeup] | length) == 0 then "wake-up probes: none (the model calibration has none)"
+	    else "wake-up probes: split/aligned of each rep'"'"'s p50, p99 and max ns late (Hodges-Lehmann over reps); the model ran \($m.wakeup.duration_s) s per probe, load and rep (virtual), the native \($n.wakeup.duration_s) s: a max over fewer wake-ups is lower" end)]}' \
 	--slurpfile native "$tmp/native.calibration.json" --slurpfile model "$tmp/model.calibration.json" \
 	--slurpfile outcome "$outcome" --arg id "$id" --arg date "$date" --arg native_src "${native#"$SLB_ROOT"/}" \
 	--arg model_src "${model_src#"$SLB_ROOT"/}" --argjson bus "$bus_lock_ns" --argjson quantum "$quantum_ns" \
@@ -329,7 +363,10 @@ rows() {
 		(.victim_ns_lost_per_split_lock | .native // "nan", .model // "nan")]),
 	 (.issuer | ["issuer", .form, 0, 0, .native_ns_per_split_lock.value, .native_ns_per_split_lock.ci95[],
 		.model_ns_per_split_lock.value, .model_ns_per_split_lock.ci95[], (.model_over_native // "nan"), (.bounds // ["nan", "nan"])[],
-		(.model_over_bus_lock_ns // "nan")])
+		(.model_over_bus_lock_ns // "nan")]),
+	 (.wakeup[] | ["wakeup", .probe, .stat, 0, .native.value, .native.ci95[], .model.value, .model.ci95[],
+		(.model_over_native // "nan"), (.bounds // ["nan", "nan"])[], (if .intervals_overlap then "yes" else "no" end),
+		(.native_ns | .none, .aligned, .split), (.model_ns | .none, .aligned, .split) | . // "nan"])
 	 | map(tostring) | join("\t")' "$tmp/validation.json"
 }
 table() {
@@ -349,6 +386,15 @@ table() {
 		if (md) printf "| issuer: ns per split LOCK %s | | | %s | %s | x%s |\n", $2, est($5, $6, $7, ""), est($8, $9, $10, ""), g($11)
 		else printf "\nIssuer: ns per split LOCK %s on the load CPU\n  native %s, model %s: model/native x%s [%s-%s]; model/bus-lock-ns (%s) x%s\n",
 			$2, est($5, $6, $7, ""), est($8, $9, $10, ""), g($11), g($12), g($13), bus, g($14)
+	}
+	$1 == "wakeup" {
+		if (md) printf "| wake-up %s %s | | | %s | %s | x%s |\n", $2, $3, est($5, $6, $7, "x"), est($8, $9, $10, "x"), g($11)
+		else {
+			if (!wk++) printf "\nWake-up: how late a thread on the victim CPU is woken (timer: clock_nanosleep, as cyclictest; futex: from the load CPU),\nsplit/aligned of each rep'"'"'s statistic\n%-5s %-4s %-24s %-24s %-9s %-18s %-8s %s\n", \
+				"probe", "stat", "native", "model", "model/nat", "bounds", "overlap", "ns late none / aligned / split: native; model"
+			printf "%-5s %-4s %-24s %-24s x%-8s %-18s %-8s %s / %s / %s; %s / %s / %s\n", $2, $3, est($5, $6, $7, "x"),
+				est($8, $9, $10, "x"), g($11), "[" g($12) "-" g($13) "]", $14, g($15), g($16), g($17), g($18), g($19), g($20)
+		}
 	}'
 }
 {
