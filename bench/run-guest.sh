@@ -40,6 +40,9 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
   -a, --append ARGS     extra kernel command line
   -s, --smp N           vCPUs, 2 to 8 (default ${SMP_DEFAULT})
       --isolate N       vCPUs isolated for measurement (default 1)
+      --isolation I     the options that isolate them: all (isolcpus, nohz_full,
+                        rcu_nocbs, irqaffinity; default), none (a plain command
+                        line), or some of those joined by + (guest-cmdline.sh)
       --threads N       SMT threads per core: 1 or 2 (default 1)
   -m, --memory MB       guest memory (default ${MEM_DEFAULT})
       --ram KIND        what holds it on the host: memfd (4 KiB pages) or
@@ -81,7 +84,7 @@ SMP_DEFAULT=$VCPUS_DEFAULT
 MEM_DEFAULT=512
 TIMEOUT_DEFAULT=180
 
-outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 threads=1 mem=$MEM_DEFAULT
+outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 isolation=all threads=1 mem=$MEM_DEFAULT
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=()
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
@@ -89,7 +92,7 @@ bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,ram:,tsc-crystal:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
-	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg: \
+	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg:,isolation: \
 	-- "$@") || exit 2
 eval set -- "$opts"
 while true; do
@@ -100,6 +103,7 @@ while true; do
 	-a | --append) append=$2; shift 2 ;;
 	-s | --smp) smp=$2; shift 2 ;;
 	--isolate) isolate=$2; shift 2 ;;
+	--isolation) isolation=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
 	-m | --memory) mem=$2; shift 2 ;;
 	--ram) ram=$2; shift 2 ;;
@@ -135,6 +139,9 @@ elif [ -n "$jobname" ]; then
 fi
 check_number --smp "$smp" 2 8
 check_number --isolate "$isolate" 1 $((smp - 1))
+iso_word='(isolcpus|nohz_full|rcu_nocbs|irqaffinity)'
+[[ $isolation =~ ^(all|none|$iso_word(\+$iso_word)*)$ ]] ||
+	usage_error "--isolation '$isolation' is not allowed (allowed: all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +)"
 check_number --threads "$threads" 1 2
 [ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
 # 256 MB at least: the plain 43 MB initramfs is in RAM twice while it
@@ -160,7 +167,7 @@ command -v "$qemu" >/dev/null || usage_error "--qemu '$qemu' is not an executabl
 UNFRAME=${SLB_UNFRAME:-$SLB_ROOT/build/host/slb-unframe}
 [ -x "$UNFRAME" ] || usage_error "$UNFRAME missing (run 'make')"
 
-cmdline="$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$smp" "$isolate")" || exit 2
+cmdline="$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$smp" "$isolate" "$isolation")" || exit 2
 [ -z "$jobname" ] || cmdline="$cmdline slb.job=$jobname"
 [ "$clock" = wall ] || cmdline="$cmdline slb.seed=$seed"
 [ -z "$append" ] || cmdline="$cmdline $append"

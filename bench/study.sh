@@ -176,13 +176,15 @@ for s in $(echo "$scenarios" | tr ',' ' '); do
 done
 [ ${#list[@]} -gt 0 ] || usage_error "no scenario given"
 # Column 8 of a scenario: its guest, "-" for the defaults, or vcpus=N
-# (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant) and
-# cpuflag=+F / -F (appended to the -cpu model). Checked for every target;
-# a native target skips a scenario whose machine it is not.
+# (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant),
+# cpuflag=+F / -F (appended to the -cpu model) and isolation=I (run-guest
+# --isolation: the options that isolate the measured vCPU, all by default,
+# none or some joined by +). Checked for every target; a native target
+# skips a scenario whose machine it is not.
 cpu=${SLB_CPU:-$CPU_DEFAULT}
-declare -A s_vcpus=() s_variant=() s_cpu=()
+declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=()
 for s in "${list[@]}"; do
-	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu
+	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all
 	for kv in $(field "$s" 8 | tr ',' ' '); do
 		case $kv in
 		-) ;;
@@ -194,7 +196,11 @@ for s in "${list[@]}"; do
 		cpuflag=*) [[ ${kv#cpuflag=} =~ ^[+-][a-z0-9][a-z0-9_.-]*$ ]] ||
 			usage_error "scenario $s: '$kv' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 			s_cpu[$s]+=,${kv#cpuflag=} ;;
-		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG)" ;;
+		isolation=*) [[ ${kv#isolation=} =~ ^(all|none|[a-z_]+(\+[a-z_]+)*)$ ]] &&
+			"$SLB_ROOT/rt-config/guest-cmdline.sh" 2 1 "${kv#isolation=}" >/dev/null 2>&1 ||
+			usage_error "scenario $s: '$kv' is not isolation=all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +"
+			s_iso[$s]=${kv#isolation=} ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I)" ;;
 		esac
 	done
 done

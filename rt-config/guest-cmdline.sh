@@ -4,10 +4,17 @@
 # NISOL vCPUs are isolated for measurement (cyclictest); the rest do
 # housekeeping (IRQs, RCU callbacks, the load generator).
 #
-#   guest-cmdline.sh VCPUS [NISOL]      (NISOL defaults to 1)
+#   guest-cmdline.sh VCPUS [NISOL [ISOLATION]]    (NISOL defaults to 1)
+#
+# ISOLATION: which options isolate them, all (default: isolcpus,
+# nohz_full, rcu_nocbs and irqaffinity), none (a plain command line: the
+# measured vCPUs are then only the study's choice, not the kernel's), or
+# some of those words joined by + or , (as a native machine has them:
+# make validate-study).
 set -eu
 vcpus=${1:-}
 nisol=${2:-1}
+isolation=${3:-all}
 case $vcpus in '' | *[!0-9]*) echo "guest-cmdline.sh: VCPUS '$vcpus' is not a number (allowed: 2 to 8)" >&2; exit 2 ;; esac
 case $nisol in '' | *[!0-9]*) echo "guest-cmdline.sh: NISOL '$nisol' is not a number" >&2; exit 2 ;; esac
 if [ "$vcpus" -lt 2 ] || [ "$vcpus" -gt 8 ]; then
@@ -32,5 +39,18 @@ hk=0
 # retain_initrd: the unpacked image's memory (44 MB for the study's) is
 # not poisoned and freed, which cost host time in every boot under
 # emulation; the guest has 512 MB and needs a fraction.
-echo "console=ttyS0 panic=-1 tsc=reliable idle=halt retain_initrd" \
-	"isolcpus=nohz,domain,managed_irq,$iso nohz_full=$iso rcu_nocbs=$iso irqaffinity=$hk"
+[ "$isolation" != all ] || isolation=isolcpus,nohz_full,rcu_nocbs,irqaffinity
+[ "$isolation" != none ] || isolation=
+opts=
+for w in $(echo "$isolation" | tr '+,' '  '); do
+	case $w in
+	isolcpus) opts="$opts isolcpus=nohz,domain,managed_irq,$iso" ;;
+	nohz_full) opts="$opts nohz_full=$iso" ;;
+	rcu_nocbs) opts="$opts rcu_nocbs=$iso" ;;
+	irqaffinity) opts="$opts irqaffinity=$hk" ;;
+	*)
+		echo "guest-cmdline.sh: ISOLATION '$3': '$w' is not allowed (allowed: all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by + or ,)" >&2
+		exit 2 ;;
+	esac
+done
+echo "console=ttyS0 panic=-1 tsc=reliable idle=halt retain_initrd$opts"

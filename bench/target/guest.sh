@@ -53,7 +53,14 @@ target_ready() {
 target_prepare() { :; }
 target_skip() { :; }
 target_cleanup() { :; }
-target_job_env() { :; }
+# A guest whose kernel does not isolate the measured vCPU (column 8's
+# isolation= without isolcpus): the job is told it, the last vCPU, and the
+# load's, the others, as a native rep is.
+target_job_env() {
+	local n=${s_vcpus[$1]} iso=${s_iso[$1]:-all}
+	[ "$iso" = all ] || [[ +$iso+ == *+isolcpus+* ]] ||
+		printf 'SLB_MEASURE_CPUS=%s SLB_LOAD_CPUS=%s\n' $((n - 1)) "0$([ "$n" = 2 ] || echo "-$((n - 2))")"
+}
 
 target_manifest_args() {
 	echo vcpus="$vcpus" clock="$clock" cpu="$cpu"
@@ -78,6 +85,6 @@ target_start() {
 	# shellcheck disable=SC2207
 	[ "$clock" = wall ] || clock_args+=($(bus_model_args) --quantum-ns "$quantum_ns")
 	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
-		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} \
+		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} --isolation "${s_iso[$s]:-all}" \
 		--seed "$rep" -a "$(field "$s" 2)" -t "$limit"
 }
