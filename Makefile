@@ -73,13 +73,11 @@ help:
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
-	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): SWEEP_NS=\"$(or $(SWEEP_NS),$(if $(filter all,$(BUS_LOCK_MODEL)),$(SWEEP_NS_ALL_DEFAULT),$(SWEEP_NS_DEFAULT)))\""
+	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled))"
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
 	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
-	@echo "make validate-study  the same scenarios natively (root) and in the model, model/native at p50/p99/p99.9:"
-	@echo "                VS_SCENARIOS= VS_DURATION= VS_REPS= VS_LOAD_RATE= VS_MAX_SPLIT_S= VS_CALIBRATION= VS_ISOLATION= VS_NATIVE_RUN="
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_MODEL=$(BUS_LOCK_MODEL) (calibrated|all) CALIBRATION=<calibration.json>"
 	@echo "           BUS_LOCK_NS=<ns: model all, or calibrated scaled to it> QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
@@ -184,13 +182,15 @@ bench:
 	bench/study.sh $(STUDY_ARGS)
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
-# cost in SWEEP_NS, virtual clock, under BUS_LOCK_MODEL (calibrated: the
-# calibration scaled to each cost; all: the all-stall model's cost);
-# plots p99 / p99.9 / max against it. SWEEP_NS unset: the model's default.
+# point, virtual clock, under BUS_LOCK_MODEL (calibrated: each calibration
+# in SWEEP_CALIBRATIONS at its own cost, or with SWEEP_NS CALIBRATION
+# scaled to each cost; all: the all-stall model's costs, SWEEP_NS); plots
+# p99 / p99.9 / max against the cost. Unset: the model's default.
 SWEEP_NS       ?=
+SWEEP_CALIBRATIONS ?=
 SWEEP_DURATION ?= $(SWEEP_DURATION_DEFAULT)
 SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
-SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
+SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") $(if $(SWEEP_CALIBRATIONS),--calibrations "$(SWEEP_CALIBRATIONS)") --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
 	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
 	$(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 bench-sweep:
@@ -229,34 +229,6 @@ validate-model:
 	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-model.sh $(VAL_ARGS)
-
-# The bus-lock model at the level users decide on (bench/validate-study.sh):
-# the same scenarios (VS_SCENARIOS, default baseline, aligned, split-off) as
-# a native study (as root: real split locks, at most VS_MAX_SPLIT_S seconds
-# of them) and an emulated one with this machine's calibration
-# (VS_CALIBRATION, else CALIBRATION, else the newest results/calibrate-*),
-# the guest isolated as the native CPU is (VS_ISOLATION=auto); model /
-# native per scenario and comparison. VS_NATIVE_RUN: a native study made
-# before instead of a new one.
-VS_SCENARIOS   ?=
-VS_DURATION    ?=
-VS_REPS        ?=
-VS_LOAD_RATE   ?=
-VS_MAX_SPLIT_S ?=
-VS_CALIBRATION ?= $(CALIBRATION)
-VS_ISOLATION   ?=
-VS_NATIVE_RUN  ?=
-VS_ARGS = --quantum-ns "$(QUANTUM_NS)" --jobs "$(JOBS)" $(if $(VS_SCENARIOS),--scenarios "$(VS_SCENARIOS)") \
-	$(if $(VS_DURATION),--duration "$(VS_DURATION)") $(if $(VS_REPS),--reps "$(VS_REPS)") \
-	$(if $(VS_LOAD_RATE),--load-rate "$(VS_LOAD_RATE)") $(if $(VS_MAX_SPLIT_S),--max-split-s "$(VS_MAX_SPLIT_S)") \
-	$(if $(VS_CALIBRATION),--calibration "$(VS_CALIBRATION)") $(if $(VS_ISOLATION),--isolation "$(VS_ISOLATION)") \
-	$(if $(VS_NATIVE_RUN),--native-run "$(VS_NATIVE_RUN)") $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") \
-	$(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
-.PHONY: validate-study
-validate-study:
-	$(Q)bench/validate-study.sh --validate $(VS_ARGS)
-	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-study.sh $(VS_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results

@@ -7,16 +7,20 @@
 # corrected for coordinated omission) against C: from which split-lock
 # cost does the offender break a 100 us deadline?
 #
-# The model is the study's (--bus-lock-model): calibrated (the default)
-# sweeps the calibration scaled to each cost C (the issuer pays C, the bus
-# is held the calibration's share of it, the modelled cache unchanged:
-# cal_model in bench/lib/calibration.jq through bus_model_load), the cost
-# "cal" standing for the calibration's own; all sweeps the all-stall
-# model's cost (every vCPU that meets a lock waits for all of it: the
-# worst case). Results in RESULTS/sweep-<id>/ (written as
-# .incomplete-sweep-<id>, renamed at the end): one study run per cost
-# under it (ns<C>/) and aligned/; sweep.dat, sweep.json, sweep.png/svg,
-# report.md. Each study runs on the runner --runner names (local: one
+# The model is the study's (--bus-lock-model). calibrated (the default)
+# sweeps the calibrations (--calibrations, default the committed ones:
+# SWEEP_CALIBRATIONS_DEFAULT), each at its own cost, hold and shield
+# (cal_model in bench/lib/calibration.jq through bus_model_load): the
+# points are platforms that were measured, none scaled; with --costs it
+# sweeps one calibration (--calibration) scaled to each cost C instead
+# (the issuer pays C, the bus is held that calibration's share of it,
+# the modelled cache unchanged; "cal" stands for its own cost): one
+# platform's hold share carried to costs it was not measured at. all
+# sweeps the all-stall model's cost (every vCPU that meets a lock waits
+# for all of it: the worst case). Results in RESULTS/sweep-<id>/ (written
+# as .incomplete-sweep-<id>, renamed at the end): one study run per point
+# under it (ns<C>/ per cost, cal-<name>/ per calibration) and aligned/;
+# sweep.dat, sweep.json, sweep.png/svg, report.md. Each study runs on the runner --runner names (local: one
 # study after another; slurm: every study submitted at once, each a job
 # array; bench/runner/).
 #
@@ -27,7 +31,7 @@ SLB_PROG=sweep
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
-costs= duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
+costs= cals= cal_given=0 duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
 quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 
@@ -37,19 +41,24 @@ Usage: sweep.sh [options]
 Run split-off and aligned for each split-lock cost (virtual clock) and plot
 the isolated vCPU's latency against the cost.
 
-      --bus-lock-model M  calibrated (the calibration scaled to each cost:
-                        the hold in proportion, the cache unchanged) or all
-                        (every vCPU that meets a lock waits for all of it:
-                        the worst case); default \$SLB_BUS_LOCK_MODEL or
+      --bus-lock-model M  calibrated (calibrations, each at its own cost; or
+                        with --costs one scaled to each cost: the hold in
+                        proportion, the cache unchanged) or all (every vCPU
+                        that meets a lock waits for all of it: the worst
+                        case); default \$SLB_BUS_LOCK_MODEL or
                         $BUS_LOCK_MODEL_DEFAULT
-      --calibration FILE  the calibrated model's native calibration.json, the
-                        run directory that holds one, or a committed
-                        calibration's name ($(echo "$CALIBRATION_NAMES" | sed 's/:[^,]*//g; s/,/, /g'))
+      --calibrations LIST  calibrated: the calibrations swept, each at its
+                        own cost (names, run directories or files,
+                        comma-separated, at least two; default
+                        "$SWEEP_CALIBRATIONS_DEFAULT")
+      --calibration FILE  calibrated with --costs: the calibration scaled, a
+                        calibration.json, the run directory that holds one,
+                        or a committed calibration's name ($(echo "$CALIBRATION_NAMES" | sed 's/:[^,]*//g; s/,/, /g'))
                         (default \$SLB_CALIBRATION or $CALIBRATION_DEFAULT)
       --costs LIST      split-lock costs in ns, 1 to 1000000, space- or
-                        comma-separated, at least two; calibrated: "cal" is
-                        the calibration's own (default "$SWEEP_NS_DEFAULT";
-                        all: "$SWEEP_NS_ALL_DEFAULT")
+                        comma-separated, at least two (all: default
+                        "$SWEEP_NS_ALL_DEFAULT"); calibrated: --calibration
+                        scaled to each, "cal" its own cost
   -d, --duration S      cyclictest seconds per run, 3 to 3600 (default $duration)
   -r, --reps N          repetitions per cost, 1 to 100 (default $reps)
   -v, --vcpus N         guest vCPUs, 2 to 8 (default $vcpus)
@@ -67,13 +76,14 @@ USAGE
 }
 
 opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
-	-l runner:,bus-lock-model:,calibration: -- "$@") || exit 2
+	-l runner:,bus-lock-model:,calibration:,calibrations: -- "$@") || exit 2
 eval set -- "$opts"
 while true; do
 	case $1 in
 	--costs) costs=$2; shift 2 ;;
 	--bus-lock-model) bus_model=$2; shift 2 ;;
-	--calibration) calibration=$2; shift 2 ;;
+	--calibration) calibration=$2 cal_given=1; shift 2 ;;
+	--calibrations) cals=$2; shift 2 ;;
 	-d | --duration) duration=$2; shift 2 ;;
 	-r | --reps) reps=$2; shift 2 ;;
 	-v | --vcpus) vcpus=$2; shift 2 ;;
@@ -90,40 +100,73 @@ while true; do
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
 check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
+[ "$cal_given" = 0 ] || [ -n "$costs" ] || [ "$bus_model" = all ] ||
+	usage_error "--calibration '$calibration' is the calibration --costs scales; the calibrations swept each at its own cost are --calibrations"
 [ "$bus_model" = all ] || calibration=$(cal_resolve "$calibration") || exit 2
-if [ -z "$costs" ]; then
-	if [ "$bus_model" = all ]; then costs=$SWEEP_NS_ALL_DEFAULT; else costs=$SWEEP_NS_DEFAULT; fi
+[ -z "$costs" ] || [ -z "$cals" ] ||
+	usage_error "--costs and --calibrations are two kinds of sweep (one calibration scaled, or each at its own cost): give one"
+[ -z "$cals" ] || [ "$bus_model" = calibrated ] ||
+	usage_error "--calibrations '$cals' is for BUS_LOCK_MODEL=calibrated (all: --costs)"
+if [ -z "$costs" ] && [ -z "$cals" ]; then
+	if [ "$bus_model" = all ]; then costs=$SWEEP_NS_ALL_DEFAULT; else cals=$SWEEP_CALIBRATIONS_DEFAULT; fi
 fi
-# The costs, numbers ("cal": the calibration's own), in increasing order;
-# per cost the hold its model gives (bus_model_load: calibrated, the
-# calibration scaled to it; all, the whole cost).
-if [ "$bus_model" = calibrated ]; then
-	bus_model_load calibrated "$calibration"
-	cal_cost=$bus_lock_ns
-fi
-list=
-for c in $(echo "$costs" | tr ',' ' '); do
-	if [ "$c" = cal ]; then
-		[ "$bus_model" = calibrated ] ||
-			usage_error "bus-lock cost 'cal' (the calibration's own) is for BUS_LOCK_MODEL=calibrated (allowed: 1 to 1000000)"
-		c=$cal_cost
-	fi
-	check_number "bus-lock cost" "$c" 1 1000000
-	list+=" $c"
-done
-list=$(echo $list | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
-list=${list% }
-[ "$(echo "$list" | wc -w)" -ge 2 ] || usage_error "--costs '$costs': a sweep needs at least two costs"
-declare -A hold=() what=()
-for c in $list; do
+# The points, in increasing cost: list (their names: ns<C> per cost,
+# cal-<name> per calibration), and per point its cost, hold, the words of
+# its progress line, its label (calibrations: the name; else -) and its
+# calibration file (calibrations only).
+declare -A cost=() hold=() what=() plabel=() pfile=()
+if [ -n "$cals" ]; then
+	# Each calibration at its own cost: a committed one by its name, a run
+	# by its directory's name.
+	for c in $(echo "$cals" | tr ',' ' '); do
+		f=$(cal_resolve "$c") || exit 2
+		bus_model_load calibrated "$f"
+		n=$c
+		[ "$n" = "${n//\//}" ] || n=$(basename "$(dirname "$(realpath -m "$f")")")
+		n=${n%.json}
+		[ -z "${cost[cal-$n]:-}" ] || usage_error "--calibrations '$cals' names $n twice"
+		cost[cal-$n]=$bus_lock_ns hold[cal-$n]=$bus_hold_ns plabel[cal-$n]=$n pfile[cal-$n]=$f
+		what[cal-$n]="calibration $n: hold $bus_hold_ns ns, $([ "$bus_cache_kb" = 0 ] && echo "no shield" || echo "a $bus_cache_kb KiB shield")"
+	done
+	[ "${#cost[@]}" -ge 2 ] || usage_error "--calibrations '$cals': a sweep needs at least two calibrations"
+	[ "$(printf '%s\n' "${cost[@]}" | sort -u | wc -l)" = "${#cost[@]}" ] ||
+		usage_error "--calibrations '$cals': two of them cost the same, $(printf '%s\n' "${cost[@]}" | sort | uniq -d | head -n 1) ns (a sweep plots against the cost)"
+	list=$(for p in "${!cost[@]}"; do echo "${cost[$p]} $p"; done | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+	# the aligned control (no split locks: no model acts) under the first
+	calibration=${pfile[${list%% *}]}
+else
+	# The costs, numbers ("cal": the calibration's own); per cost the hold
+	# its model gives (bus_model_load: calibrated, the calibration scaled
+	# to it; all, the whole cost).
 	if [ "$bus_model" = calibrated ]; then
-		bus_model_load calibrated "$calibration" "$c"
-		hold[$c]=$bus_hold_ns
-		if [ "$bus_scaled" = 1 ]; then what[$c]="calibrated, scaled: hold $bus_hold_ns ns"; else what[$c]="calibrated: hold $bus_hold_ns ns"; fi
-	else
-		hold[$c]=$c what[$c]="all-stall"
+		bus_model_load calibrated "$calibration"
+		cal_cost=$bus_lock_ns
 	fi
-done
+	nums=
+	for c in $(echo "$costs" | tr ',' ' '); do
+		if [ "$c" = cal ]; then
+			[ "$bus_model" = calibrated ] ||
+				usage_error "bus-lock cost 'cal' (the calibration's own) is for BUS_LOCK_MODEL=calibrated (allowed: 1 to 1000000)"
+			c=$cal_cost
+		fi
+		check_number "bus-lock cost" "$c" 1 1000000
+		nums+=" $c"
+	done
+	nums=$(echo $nums | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
+	[ "$(echo "$nums" | wc -w)" -ge 2 ] || usage_error "--costs '$costs': a sweep needs at least two costs"
+	list=
+	for c in $nums; do
+		list+="ns$c " cost[ns$c]=$c plabel[ns$c]=-
+		if [ "$bus_model" = calibrated ]; then
+			bus_model_load calibrated "$calibration" "$c"
+			hold[ns$c]=$bus_hold_ns
+			if [ "$bus_scaled" = 1 ]; then what[ns$c]="calibrated, scaled: hold $bus_hold_ns ns"; else what[ns$c]="calibrated: hold $bus_hold_ns ns"; fi
+		else
+			hold[ns$c]=$c what[ns$c]="all-stall"
+		fi
+	done
+fi
+list=${list% }
 check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id" sweep
@@ -153,8 +196,9 @@ sub_study() {
 	[ "$runner" = slurm ] || sub_wait || exit 1
 }
 sub_study aligned "the aligned control" --scenarios aligned
-for c in $list; do
-	sub_study "ns$c" "split-off at a bus-lock cost of $c ns (${what[$c]})" --scenarios split-off --bus-lock-ns "$c"
+for p in $list; do
+	if [ -n "$cals" ]; then set -- --calibration "${pfile[$p]}"; else set -- --bus-lock-ns "${cost[$p]}"; fi
+	sub_study "$p" "split-off at a bus-lock cost of ${cost[$p]} ns (${what[$p]})" --scenarios split-off "$@"
 done
 sub_wait || exit 1
 # stats_json DIR: a sub-study's stats.json (its report wrote it; made here
@@ -167,6 +211,13 @@ stats_json() {
 aligned_p999=$(jq '.scenarios[0].corrected.p999_us' "$(stats_json "$tmp/aligned")") ||
 	die "no statistics for the aligned control"
 # The model, as the studies ran it (their manifests): one object.
+if [ -n "$cals" ]; then
+	model=$(for p in $list; do jq -c --arg n "${plabel[$p]}" '.params | {name: $n, calibration, cost_ns: .bus_lock_ns,
+		hold_ns: .bus_hold_ns, cache_kb: .bus_cache_kb, cache_ways: .bus_cache_ways}' "$tmp/$p/manifest.json" ||
+		die "no manifest for $p"; done | jq -s -c '{name: "calibrations", calibrations: .,
+		description: "calibrated, each calibration at its own cost, hold and shield, none scaled: \(map("\(.name) (\(.calibration): \(.cost_ns) ns, hold \(.hold_ns) ns, \(if .cache_kb == 0 then "no shield" else "\(.cache_kb) KiB \(.cache_ways)-way shield" end))") | join(", "))"}') ||
+		die "no manifests"
+else
 model=$(jq -c --arg m "$bus_model" --arg cal "${calibration#"$SLB_ROOT"/}" '.params |
 	if $m == "calibrated" then
 		{name: "calibrated", calibration: $cal, calibrated_cost_ns: (.calibrated_cost_ns // .bus_lock_ns),
@@ -174,23 +225,26 @@ model=$(jq -c --arg m "$bus_model" --arg cal "${calibration#"$SLB_ROOT"/}" '.par
 		| . + {hold_per_cost: ((.calibrated_hold_ns / .calibrated_cost_ns * 10000 | round) / 10000),
 		  description: "calibrated (\(.calibration): a split lock of \(.calibrated_cost_ns) ns holds the bus \(.calibrated_hold_ns) ns), scaled to each cost: the hold in proportion (\(.calibrated_hold_ns * 1000 / .calibrated_cost_ns | round / 10) % of the cost), a cache-missing vCPU waits, the \(.cache_kb) KiB \(.cache_ways)-way modelled cache unchanged"}
 	else {name: "all", description: "all-stall: every vCPU that meets a split lock waits for all of it (the worst case)"} end' \
-	"$tmp/ns${list%% *}/manifest.json") || die "no manifest for ${list%% *} ns"
-# One line per cost: C, split-off pooled p99, p99.9, max, aligned p99.9,
-# the bus hold (calibrated: the study's; all: the whole cost).
+	"$tmp/${list%% *}/manifest.json") || die "no manifest for ${list%% *}"
+fi
+# One line per point: its cost C, split-off pooled p99, p99.9, max,
+# aligned p99.9, the bus hold (calibrated: the study's; all: the whole
+# cost), its label (the calibration's name; -: a cost).
 {
 	echo "# model: $(jq -r .description <<<"$model")"
-	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us bus_hold_ns (split: corrected, pooled)"
-	for c in $list; do
-		h=${hold[$c]}
-		[ "$bus_model" = all ] || h=$(jq -r '.params.bus_hold_ns' "$tmp/ns$c/manifest.json") || die "no manifest for $c ns"
-		jq -r --arg c "$c" --arg a "$aligned_p999" --arg h "$h" '.scenarios[0] |
-			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a) \($h)"' \
-			"$(stats_json "$tmp/ns$c")" || die "no summary for $c ns"
+	echo "# bus_lock_ns split_p99_us split_p999_us split_max_us aligned_p999_us bus_hold_ns label (split: corrected, pooled)"
+	for p in $list; do
+		h=${hold[$p]}
+		[ "$bus_model" = all ] || h=$(jq -r '.params.bus_hold_ns' "$tmp/$p/manifest.json") || die "no manifest for $p"
+		jq -r --arg c "${cost[$p]}" --arg a "$aligned_p999" --arg h "$h" --arg l "${plabel[$p]}" '.scenarios[0] |
+			"\($c) \(.corrected.p99_us) \(.corrected.p999_us) \(.corrected.max_us) \($a) \($h) \($l)"' \
+			"$(stats_json "$tmp/$p")" || die "no summary for $p"
 	done
 } >"$tmp/sweep.dat"
 jq -R -s --argjson deadline "$deadline" --argjson model "$model" --arg id "$id" '
-	[split("\n")[] | select(length > 0 and (startswith("#") | not)) | split(" ") | map(tonumber) |
+	[split("\n")[] | select(length > 0 and (startswith("#") | not)) | split(" ") | (.[:6] | map(tonumber)) + .[6:] |
 	 {bus_lock_ns: .[0], split_p99_us: .[1], split_p999_us: .[2], split_max_us: .[3], aligned_p999_us: .[4], bus_hold_ns: .[5]}
+	 + (if .[6] != "-" then {calibration: .[6]} else {} end)
 	 | if $model.name == "calibrated" then .calibrated_point = (.bus_lock_ns == $model.calibrated_cost_ns) else . end] as $rows |
 	{sweep_id: $id, unit: "us", clock: "virtual", model: $model, deadline_us: $deadline, rows: $rows,
 	 monotonic_p999: ([range(1; $rows | length) | $rows[.].split_p999_us >= $rows[. - 1].split_p999_us] | all),
@@ -199,9 +253,11 @@ jq -R -s --argjson deadline "$deadline" --argjson model "$model" --arg id "$id" 
 	"$tmp/sweep.dat" >"$tmp/sweep.json" || die "could not write sweep.json"
 # The plot's model line (no quotes: it is a gnuplot string) and the
 # calibrated point (0: none).
-label=$(jq -r '.model | if .name == "calibrated" then "calibrated model scaled to each cost: hold \(.hold_per_cost * 1000 | round / 10) % of it, \(.cache_kb) KiB \(.cache_ways)-way cache" else "all-stall model: every vCPU waits the whole cost (worst case)" end' "$tmp/sweep.json")
+label=$(jq -r '.model | if .name == "calibrated" then "calibrated model scaled to each cost: hold \(.hold_per_cost * 1000 | round / 10) % of it, \(.cache_kb) KiB \(.cache_ways)-way cache"
+	elif .name == "calibrations" then "calibrated model: each calibration at its own cost, hold and shield (none scaled)"
+	else "all-stall model: every vCPU waits the whole cost (worst case)" end' "$tmp/sweep.json")
 calpoint=$(jq -r '.model.calibrated_cost_ns // 0' "$tmp/sweep.json")
-draw_plot sweep.gp "$tmp/sweep" "datafile='$tmp/sweep.dat'; deadline=$deadline; run='$id'; model='$label'; calpoint=$calpoint" "$tmp/gnuplot.log"
+draw_plot sweep.gp "$tmp/sweep" "datafile='$tmp/sweep.dat'; deadline=$deadline; run='$id'; model='$label'; calpoint=$calpoint; labels=$([ -n "$cals" ] && echo 1 || echo 0)" "$tmp/gnuplot.log"
 # report.md: the model, the table, the deadline verdict.
 jq -r '
 	def verdict($f; $what): if $f then "from \($f) ns per split lock on (the first cost swept whose \($what) exceeds \(.deadline_us) us)" else "at no cost swept" end;
@@ -211,11 +267,11 @@ jq -r '
 	"",
 	"Bus-lock model: \(.model.description).",
 	"",
-	"split-off (a split-lock loop on the housekeeping vCPU) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per cost (`ns<C>/report.md`), the control once (`aligned/report.md`).",
+	"split-off (a split-lock loop on the housekeeping vCPU) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per \(if .model.name == "calibrations" then "calibration (`cal-<name>/report.md`)" else "cost (`ns<C>/report.md`)" end), the control once (`aligned/report.md`).",
 	"",
 	"| split-lock cost ns | bus hold ns | p99 us | p99.9 us | max us | aligned p99.9 us |",
 	"| ---: | ---: | ---: | ---: | ---: | ---: |",
-	(.rows[] | "| \(.bus_lock_ns)\(if .calibrated_point then " (calibrated)" else "" end) | \(.bus_hold_ns) | \(.split_p99_us) | \(.split_p999_us) | \(.split_max_us) | \(.aligned_p999_us) |"),
+	(.rows[] | "| \(.bus_lock_ns)\(if .calibrated_point then " (calibrated)" elif .calibration then " (\(.calibration))" else "" end) | \(.bus_hold_ns) | \(.split_p99_us) | \(.split_p999_us) | \(.split_max_us) | \(.aligned_p999_us) |"),
 	"",
 	"A \(.deadline_us) us deadline: p99.9 breaks it \(verdict(.first_cost_p999_breaking_deadline_ns; "p99.9")); the largest wake-up \(verdict(.first_cost_breaking_deadline_ns; "max")). p99.9 \(if .monotonic_p999 then "grows" else "does not grow" end) monotonically with the cost.",
 	"",

@@ -50,7 +50,7 @@ t_ok "sweep: BUS_LOCK_MODEL=foo" t_refuses "BUS_LOCK_MODEL 'foo' is not allowed 
 t_ok "sweep: cost 'cal' is the calibrated model's" \
 	t_refuses "bus-lock cost 'cal' (the calibration's own) is for BUS_LOCK_MODEL=calibrated (allowed: 1 to 1000000)" "$SW" --validate --bus-lock-model all --costs "cal 100"
 t_ok "sweep: 'cal' and its cost are one cost (the default calibration's 1008 ns)" t_refuses "a sweep needs at least two costs" "$SW" --validate --costs "1008 cal"
-t_ok "sweep: a calibration that is not there" t_refuses "CALIBRATION '$T_TMP/none.json' is not a readable file" "$SW" --validate --calibration "$T_TMP/none.json"
+t_ok "sweep: a calibration that is not there" t_refuses "CALIBRATION '$T_TMP/none.json' is not a readable file" "$SW" --validate --calibration "$T_TMP/none.json" --costs 1000,2000
 # A rep cannot start without the emulator: refused before any rep (the
 # matrix used to run with every rep failing at once, its outcome empty).
 : >"$T_TMP/initrd"

@@ -11,7 +11,8 @@
 # emulator cannot model as they are (past 64 MiB, odd sizes) give the
 # nearest it can. The committed calibrations by their short names
 # (scripts/lib.sh cal_resolve) in every tool that takes one; the default
-# is a real bus lock. No guest: run-guest's arguments are checked with a
+# is a real bus lock. The sweep's calibrations, each at its own cost: its
+# command line. No guest: run-guest's arguments are checked with a
 # stand-in emulator (/bin/true) and read back from its qemu-cmd.
 . "$(dirname "$0")/lib.sh"
 . "$T_ROOT/rt-config/defaults.conf"
@@ -117,9 +118,9 @@ t_ok "the default is amd-epyc-kvm" sh -c "[ \"\$1\" = '$T_ROOT/$CALIBRATION_DEFA
 t_ok "study.sh --calibration xeon-trap" "$T_ROOT/bench/study.sh" --validate --results "$T_TMP/res" --calibration xeon-trap
 t_ok "study.sh --calibration bogus: refused, named" \
 	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/study.sh" --validate --results "$T_TMP/res" --calibration bogus
-t_ok "sweep.sh --calibration xeon-trap" "$T_ROOT/bench/sweep.sh" --validate --calibration xeon-trap
+t_ok "sweep.sh --calibration xeon-trap" "$T_ROOT/bench/sweep.sh" --validate --calibration xeon-trap --costs cal,1000
 t_ok "sweep.sh --calibration bogus: refused, named" \
-	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/sweep.sh" --validate --calibration bogus
+	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/sweep.sh" --validate --calibration bogus --costs cal,1000
 t_ok "validate-model --native amd-epyc-kvm: the plan has its model" sh -c "
 	'$T_ROOT/bench/validate-model.sh' --validate --native amd-epyc-kvm --results '$T_TMP/res' 2>&1 |
 		grep -q 'costs 1008 ns, holds the bus 928 ns, delays misses of a 32 KiB cache.*native: $AMD_EX'"
@@ -130,3 +131,22 @@ t_ok "validate-model: no calibrate run, the default calibration" sh -c "
 t_ok "validate-model --native <no shield>: the plan says every access waits" sh -c "
 	'$T_ROOT/bench/validate-model.sh' --validate --native '$T_TMP/noshield.json' --results '$T_TMP/res' 2>&1 |
 		grep -q 'holds the bus 928 ns, delays every access (no cache shields)'"
+
+# The sweep of the calibrations, each at its own cost (the default), and
+# of one calibration scaled to each cost (--costs).
+SW=$T_ROOT/bench/sweep.sh
+t_ok "sweep: the default (the committed calibrations) validates" "$SW" --validate
+t_ok "sweep: --calibrations amd-epyc-kvm,<a file> validates" "$SW" --validate --calibrations "amd-epyc-kvm,$XEON"
+t_ok "sweep: one calibration is no sweep" t_refuses "--calibrations 'amd-epyc-kvm': a sweep needs at least two calibrations" \
+	"$SW" --validate --calibrations amd-epyc-kvm
+t_ok "sweep: a calibration named twice" t_refuses "names amd-epyc-kvm twice" "$SW" --validate --calibrations amd-epyc-kvm,amd-epyc-kvm
+t_ok "sweep: an unknown calibration, named" t_refuses "CALIBRATION 'bogus' is neither" "$SW" --validate --calibrations amd-epyc-kvm,bogus
+t_ok "sweep: --costs and --calibrations together" t_refuses "--costs and --calibrations are two kinds of sweep" \
+	"$SW" --validate --costs 1000,2000 --calibrations amd-epyc-kvm,xeon-trap
+t_ok "sweep: --calibration without --costs (it is the one they scale)" \
+	t_refuses "--calibration 'xeon-trap' is the calibration --costs scales" "$SW" --validate --calibration xeon-trap
+t_ok "sweep: --calibration xeon-trap --costs cal,1000 (scaled) validates" "$SW" --validate --calibration xeon-trap --costs cal,1000
+t_ok "sweep: --calibrations with the all-stall model" t_refuses "--calibrations 'a,b' is for BUS_LOCK_MODEL=calibrated" \
+	"$SW" --validate --bus-lock-model all --calibrations a,b
+t_ok "make bench-sweep's help names the calibrations it sweeps" sh -c "
+	make -s -C '$T_ROOT' help 2>/dev/null | grep -q 'SWEEP_CALIBRATIONS=\"$SWEEP_CALIBRATIONS_DEFAULT\"'"
