@@ -78,6 +78,8 @@ help:
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
 	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
+	@echo "make validate-study  the same scenarios natively (root) and in the model, model/native at p50/p99/p99.9:"
+	@echo "                VS_SCENARIOS= VS_DURATION= VS_REPS= VS_LOAD_RATE= VS_MAX_SPLIT_S= VS_CALIBRATION= VS_ISOLATION= VS_NATIVE_RUN="
 	@echo "variables: CLOCK=$(CLOCK) (virtual|wall) BUS_LOCK_MODEL=$(BUS_LOCK_MODEL) (calibrated|all) CALIBRATION=<calibration.json>"
 	@echo "           BUS_LOCK_NS=<ns: model all, or calibrated scaled to it> QUANTUM_NS=$(QUANTUM_NS)"
 	@echo "           VCPUS=$(VCPUS) SLB_CPU=... V=1"
@@ -229,6 +231,34 @@ validate-model:
 	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-model.sh $(VAL_ARGS)
+
+# The bus-lock model at the level users decide on (bench/validate-study.sh):
+# the same scenarios (VS_SCENARIOS, default baseline, aligned, split-off) as
+# a native study (as root: real split locks, at most VS_MAX_SPLIT_S seconds
+# of them) and an emulated one with this machine's calibration
+# (VS_CALIBRATION, else CALIBRATION, else the newest results/calibrate-*),
+# the guest isolated as the native CPU is (VS_ISOLATION=auto); model /
+# native per scenario and comparison. VS_NATIVE_RUN: a native study made
+# before instead of a new one.
+VS_SCENARIOS   ?=
+VS_DURATION    ?=
+VS_REPS        ?=
+VS_LOAD_RATE   ?=
+VS_MAX_SPLIT_S ?=
+VS_CALIBRATION ?= $(CALIBRATION)
+VS_ISOLATION   ?=
+VS_NATIVE_RUN  ?=
+VS_ARGS = --quantum-ns "$(QUANTUM_NS)" --jobs "$(JOBS)" $(if $(VS_SCENARIOS),--scenarios "$(VS_SCENARIOS)") \
+	$(if $(VS_DURATION),--duration "$(VS_DURATION)") $(if $(VS_REPS),--reps "$(VS_REPS)") \
+	$(if $(VS_LOAD_RATE),--load-rate "$(VS_LOAD_RATE)") $(if $(VS_MAX_SPLIT_S),--max-split-s "$(VS_MAX_SPLIT_S)") \
+	$(if $(VS_CALIBRATION),--calibration "$(VS_CALIBRATION)") $(if $(VS_ISOLATION),--isolation "$(VS_ISOLATION)") \
+	$(if $(VS_NATIVE_RUN),--native-run "$(VS_NATIVE_RUN)") $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") \
+	$(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
+.PHONY: validate-study
+validate-study:
+	$(Q)bench/validate-study.sh --validate $(VS_ARGS)
+	$(Q)$(BUILD_PAR) all kernel qemu initramfs
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-study.sh $(VS_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results
