@@ -88,6 +88,7 @@ main() {
 		echo "$dir"
 		return
 	fi
+	cache_lock "$dir"
 	if [ -f "$dir/.done" ]; then
 		say "kernel up to date: $dir"
 		echo "$dir"

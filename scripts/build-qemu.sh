@@ -79,6 +79,7 @@ main() {
 		echo "$dir/build/qemu-system-x86_64"
 		return
 	fi
+	cache_lock "$dir"
 	if [ -f "$dir/.done" ]; then
 		say "qemu up to date: $dir"
 		echo "$dir/build/qemu-system-x86_64"

@@ -257,6 +257,18 @@ apply_patches() {
 	done
 }
 
+# cache_lock ENTRY: hold ENTRY's lock (ENTRY.lock, fd 9) until the calling
+# build ends: a second build of the same cache entry (another make, a
+# checkout sharing the cache) waits for the first, then finds it built,
+# instead of removing the tree the first is building in.
+cache_lock() {
+	mkdir -p "$(dirname "$1")" || die "cannot create $(dirname "$1")"
+	exec 9>"$1.lock" || die "cannot open $1.lock"
+	flock -n 9 && return 0
+	say "waiting for another build of $1"
+	flock 9 || die "cannot lock $1.lock"
+}
+
 # run_logged LOG CMD...: run CMD with output in LOG (or on the terminal with
 # V=1); on failure show the log's tail and stop.
 run_logged() {
