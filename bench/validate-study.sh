@@ -88,7 +88,8 @@ and p99.9; results in RESULTS/validate-study-<id>/.
   -j, --jobs N          guests at once, 1 to 16 (default $jobs)
       --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
       --native-run DIR  a native study already made (no native run here; its
-                        duration, interval, warm-up and load rate are taken)
+                        duration, interval, warm-up and load rate are taken,
+                        and its reps unless --reps is given)
       --model-run DIR   an emulated study already made (no guest booted)
   -o, --results DIR     where the run goes (default results/)
       --id ID           run id (default: validate-study-date-time)
@@ -108,7 +109,7 @@ while true; do
 	case $1 in
 	-s | --scenarios) scenarios=$2; shift 2 ;;
 	-d | --duration) duration=$2 given[duration]=1; shift 2 ;;
-	-r | --reps) reps=$2; shift 2 ;;
+	-r | --reps) reps=$2 given[reps]=1; shift 2 ;;
 	-i | --interval) interval=$2 given[interval]=1; shift 2 ;;
 	--load-rate) load_rate=$2 given[load_rate]=1; shift 2 ;;
 	--max-split-s) max_split_s=$2; shift 2 ;;
@@ -187,6 +188,8 @@ if [ -n "$native_run" ]; then
 		printf -v "$opt" %s "$v"
 	done
 	check_number "--native-run's duration" "$duration" 3 3600
+	# its reps too, unless given (the model may take more or fewer)
+	[ -n "${given[reps]:-}" ] || reps=$(jq -r ".params.reps // $reps" "$native_run/manifest.json")
 fi
 [ -z "$model_run" ] || check_run --model-run "$model_run" guest
 

@@ -61,6 +61,8 @@ t_ok "--model-run that is a native study" refuses "--model-run '$T_TMP/nat' is a
 t_ok "a scenario the run given lacks" refuses "--native-run '$T_TMP/nat' has no scenario 'split-warn'" --native-run "$T_TMP/nat" --model-run "$T_TMP/mod" --scenarios baseline,split-warn
 t_ok "a duration other than the native run's" refuses "--duration 5 differs from the --native-run study's 3" --native-run "$T_TMP/nat" --model-run "$T_TMP/mod" --duration 5
 t_ok "a calibration that is none" refuses "CALIBRATION" --validate --native-run "$T_TMP/nat" --calibration "$T_TMP/nat/manifest.json"
+t_ok "--native-run: its reps and duration are the guest study's (the plan)" sh -c "
+	'$VS' --validate --native-run '$T_TMP/nat' --results '$res' 2>&1 | grep -q 'native: the study given .*; model: .* 3 scenarios x 4 reps x 3 s of virtual time'"
 t_ok "nothing was started by the refused runs" sh -c "! ls -d '$res'/* '$res'/.incomplete-* 2>/dev/null"
 
 # The plan: the native split-lock seconds and the guest's isolation, from
