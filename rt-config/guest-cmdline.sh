@@ -41,10 +41,13 @@ hk=0
 # emulation; the guest has 512 MB and needs a fraction.
 [ "$isolation" != all ] || isolation=isolcpus,nohz_full,rcu_nocbs,irqaffinity
 [ "$isolation" != none ] || isolation=
+# isolcpus' nohz flag stops the tick as nohz_full does: only with it.
+nohz=
+case ",$(echo "$isolation" | tr '+' ','),"  in *,nohz_full,*) nohz=nohz, ;; esac
 opts=
 for w in $(echo "$isolation" | tr '+,' '  '); do
 	case $w in
-	isolcpus) opts="$opts isolcpus=nohz,domain,managed_irq,$iso" ;;
+	isolcpus) opts="$opts isolcpus=${nohz}domain,managed_irq,$iso" ;;
 	nohz_full) opts="$opts nohz_full=$iso" ;;
 	rcu_nocbs) opts="$opts rcu_nocbs=$iso" ;;
 	irqaffinity) opts="$opts irqaffinity=$hk" ;;

@@ -21,6 +21,8 @@ t_ok "guest command line: all is the default, as before" sh -c "[ \"\$('$T_ROOT/
 	'$T_ROOT/rt-config/guest-cmdline.sh' 2 | grep -q 'isolcpus=nohz,domain,managed_irq,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0\$'"
 t_ok "... none: no isolation at all" sh -c "[ \"\$('$T_ROOT/rt-config/guest-cmdline.sh' 2 1 none)\" = 'console=ttyS0 panic=-1 tsc=reliable idle=halt retain_initrd' ]"
 t_ok "... some: those only, for the last vCPUs" sh -c "'$T_ROOT/rt-config/guest-cmdline.sh' 4 2 nohz_full+rcu_nocbs | grep -q 'retain_initrd nohz_full=2-3 rcu_nocbs=2-3\$'"
+t_ok "... isolcpus without nohz_full: no nohz flag (it would stop the tick)" sh -c "'$T_ROOT/rt-config/guest-cmdline.sh' 2 1 isolcpus | grep -q 'retain_initrd isolcpus=domain,managed_irq,1\$' &&
+	'$T_ROOT/rt-config/guest-cmdline.sh' 2 1 isolcpus+nohz_full | grep -q 'retain_initrd isolcpus=nohz,domain,managed_irq,1 nohz_full=1\$'"
 t_ok "... a word that is no isolation option: exit 2" t_expect_code 2 gc 2 1 isolcpus+nohz
 
 # Synthetic studies: "native" (a native run: target.txt, manifest.json)
