@@ -17,9 +17,9 @@
 # Per scenario and quantile (p50, p99, p99.9 of each rep, corrected for
 # coordinated omission: slb-stats): the median over reps on each side and
 # model / native (Hodges-Lehmann over reps on the logs, unpaired, its 95 %
-# interval: slb-ratio). Per comparison (each scenario over its control and
-# its control's control, as far as the scenarios run reach: split-off /
-# aligned, split-off / baseline, aligned / baseline): the ratio within each
+# interval: slb-ratio). Per comparison (each scenario over its control,
+# its control's control and so on, those run: split-off / aligned,
+# split-off / baseline, aligned / baseline by default): the ratio within each
 # side (the same estimate) and model / native, with bounds (the quotients
 # of the two intervals' ends: conservative, not an interval of its own).
 # Where either side has too few reps for an interval (4 and 4 at least),
@@ -379,16 +379,15 @@ hl() { # hl A-FILE B-FILE: {ratio, ci95, reps}
 			 ci95: null, reps: [($x | length), ($y | length)]}'
 	fi
 }
-# The comparisons: each scenario over its control and its control's
-# control, as far as the scenarios run reach.
+# The comparisons: each scenario over its control, its control's control
+# and so on (scenarios.conf), those of them run here.
 comparisons=()
 for s in "${list[@]}"; do
-	c=$(field "$s" 5)
-	while [ -n "$c" ] && [ "$c" != - ] && [[ " ${list[*]} " == *" $c "* ]] && [ "$c" != "$s" ]; do
-		comparisons+=("$s:$c")
-		n=$(field "$c" 5)
-		[ "$n" != "$c" ] || break
-		c=$n
+	c=$(field "$s" 5) seen=" $s "
+	while [ -n "$c" ] && [ "$c" != - ] && [[ $seen != *" $c "* ]]; do
+		[[ " ${list[*]} " != *" $c "* ]] || comparisons+=("$s:$c")
+		seen+="$c "
+		c=$(field "$c" 5)
 	done
 done
 Q=(p50:co_p50_us p99:co_p99_us p99.9:co_p999_us)
