@@ -149,7 +149,7 @@ t_ok "a real emulated study against a synthetic native one: done (exit 0)" sh -c
 t_ok "... its study is kept, 1 rep of each scenario ok" jq -e '[.scenarios[] | .reps_ok] == [1, 1]' "$g/model/summary.json"
 t_ok "... the guest study's scenario file gives them isolation=none" sh -c "
 	grep -Eq '^split-off +\|.*\| isolation=none\$' '$g/model-scenarios.conf' && grep -Eq '^baseline +\|.*\| isolation=none\$' '$g/model-scenarios.conf'"
-t_ok "... the guest's command line has no isolation" sh -c "c=\$(cat '$g/model/split-off/rep1/cmdline'); case \$c in *isolcpus*|*nohz_full*|*rcu_nocbs*|*irqaffinity*) echo \"\$c\"; exit 1 ;; esac"
+t_ok "... the guest's command line has no isolation" sh -c "c=\$(cat '$g/model/split-off/rep1/cmdline') || exit 1; case \$c in *isolcpus*|*nohz_full*|*rcu_nocbs*|*irqaffinity*) echo \"\$c\"; exit 1 ;; esac"
 t_ok "... its job measured vCPU 1 and loaded vCPU 0" sh -c "grep -qx measured=1 '$g/model/split-off/rep1/files/facts.txt' && grep -qx housekeeping=0 '$g/model/split-off/rep1/files/facts.txt'"
 t_ok "... and the kernel isolated nothing" grep -qx cpus_isolated= "$g/model/split-off/rep1/files/facts.txt"
 ratio_right() { # 1 rep a side: model/native is the model's value over the native one
