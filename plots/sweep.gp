@@ -9,6 +9,11 @@ set title sprintf("split locks vs their cost, virtual time (QEMU TCG icount), ru
 set xlabel "split-lock cost to its issuer (ns, log)"
 set ylabel "latency on the isolated vCPU (us, virtual time, log)"
 set logscale xy
+# room for the calibrations' names (labels) beside the first and the last
+if (labels) {
+	stats datafile using 1 name "X" nooutput
+	set xrange [X_min / 2:X_max * 2]
+}
 # the deadline always inside the plot, above the largest latency or below it
 stats datafile using 4 nooutput
 set yrange [1:(STATS_max > deadline ? 2 * STATS_max : 2 * deadline)]
