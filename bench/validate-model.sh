@@ -50,9 +50,11 @@ SLB_PROG=validate-model
 # time it shows with both vCPUs busy, so short runs (virtual seconds) and
 # the 4 reps a ratio's 95 % interval needs: about two minutes in all.
 duration=0.03 reps=4 sizes=auto memory=512 issuer_ms=5
-# The wake-up probes: virtual seconds per probe, load and rep (100
-# wake-ups at the study's 1 ms; the victim vCPU sleeps between them).
-wakeup_duration=0.1
+# The wake-up probes: virtual seconds per probe, load and rep; default
+# the native run's (as many wake-ups: a max over fewer is lower), at most
+# 1 s (the victim vCPU sleeps between wake-ups and the load is one loop:
+# these run faster than the rest).
+wakeup_duration=
 bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
 bus_model=$BUS_LOCK_MODEL_DEFAULT
 native= model= results=$SLB_ROOT/results id= validate=0
@@ -83,7 +85,7 @@ calibration, per level; results in RESULTS/<id>/.
   -d, --duration S      virtual seconds per victim run, 0.001 to 60 (default $duration)
       --wakeup-duration S  virtual seconds per wake-up probe run (probe, load,
                         rep), 0.001 to 60, when the native calibration has the
-                        probes (default $wakeup_duration)
+                        probes (default: the native run's, at most 1)
   -r, --reps N          reps, 4 to 100 (default $reps)
       --memory MB       guest RAM, 256 to 16384 (default $memory)
   -o, --results DIR     where the run goes (default results/)
@@ -126,8 +128,10 @@ check_number --reps "$reps" 4 100
 check_number --memory "$memory" 256 16384
 [[ $duration =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v d="$duration" 'BEGIN { exit !(d >= 0.001 && d <= 60) }' ||
 	usage_error "--duration '$duration' is not a number of seconds from 0.001 to 60"
-[[ $wakeup_duration =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v d="$wakeup_duration" 'BEGIN { exit !(d >= 0.001 && d <= 60) }' ||
-	usage_error "--wakeup-duration '$wakeup_duration' is not a number of seconds from 0.001 to 60"
+if [ -n "$wakeup_duration" ]; then
+	[[ $wakeup_duration =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v d="$wakeup_duration" 'BEGIN { exit !(d >= 0.001 && d <= 60) }' ||
+		usage_error "--wakeup-duration '$wakeup_duration' is not a number of seconds from 0.001 to 60"
+fi
 [ -n "$id" ] || id=validate-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id"
 
@@ -228,6 +232,8 @@ wakeup_probes=$(cal_jq "$native" '[cal_wakeup | .probe] | join(",")' -r)
 wakeup_interval=$(cal_jq "$native" '.wakeup.interval_us // empty' -r)
 nprobes=0
 [ -z "$wakeup_probes" ] || { IFS=, read -ra wp <<<"$wakeup_probes"; nprobes=${#wp[@]}; }
+[ -n "$wakeup_duration" ] ||
+	wakeup_duration=$(cal_jq "$native" '[.wakeup.duration_s // 0.1, 1] | min | tostring' -r)
 plan_s=$(awk -v n=${#model_bytes[@]} -v r="$reps" -v d="$duration" -v i="$issuer_ms" -v p="$nprobes" -v w="$wakeup_duration" \
 	'BEGIN { printf "%.2f", (n + 1) * 3 * r * d + 2 * r * i / 1000 + p * (3 * r + 1) * w }')
 if [ -z "$model" ]; then

@@ -151,8 +151,12 @@ t_ok "... and the model's own sizes are used when one per level" t_expect_code 0
 wn=$T_TMP/native-w.json wm=$T_TMP/model-w.json
 cp "$native" "$wn" && cal_add_wakeup "$wn" "9, 20, 10" 15000
 cp "$model" "$wm" && cal_add_wakeup "$wm" "1, 1.5, 2" 3000
-t_ok "--validate: the guest plans the native file's wake-up probes, at its interval" sh -c "
-	'$script' --validate --native '$wn' 2>&1 | grep -q 'wake-up timer,futex x 3 loads x 4 reps x 0.1 s every 1000 us'"
+t_ok "--validate: the guest plans the native file's wake-up probes, at its interval and duration" sh -c "
+	'$script' --validate --native '$wn' 2>&1 | grep -q 'wake-up timer,futex x 3 loads x 4 reps x 0.5 s every 1000 us'"
+jq '.wakeup.duration_s = 5' "$wn" >"$T_TMP/long.json"
+t_ok "--validate: ... at most 1 s, or --wakeup-duration" sh -c "
+	'$script' --validate --native '$T_TMP/long.json' 2>&1 | grep -q 'x 4 reps x 1 s every' &&
+	'$script' --validate --native '$T_TMP/long.json' --wakeup-duration 0.2 2>&1 | grep -q 'x 4 reps x 0.2 s every'"
 "$script" --bus-lock-model all --native "$wn" --model "$wm" -o "$res" --id w1 >"$T_TMP/w1.out" 2>"$T_TMP/w1.err"
 rc=$?
 t_ok "wake-up: the comparison completes (exit 0)" sh -c "[ $rc = 0 ] || { cat '$T_TMP/w1.err'; exit 1; }"
