@@ -17,6 +17,8 @@ command -v gnuplot >/dev/null || die "gnuplot missing: run 'make deps'"
 out=$run/plots
 data=$out/data
 mkdir -p "$out"
+# drawn anew: no plot of an earlier drawing is left beside these
+rm -f "$out"/*.png "$out"/*.svg
 # DEADLINE_US (make ... DEADLINE_US=N): the tail counts samples above it
 # (default: above each comparison's control's largest latency).
 stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$data" \
@@ -40,16 +42,27 @@ while read -r idx name samples maxus p999 bin xmax reps; do
 	# one x range and bin width for every scenario, so the plots compare
 	gp latency-hist.gp "hist-$name" "scen='$name'; maxus=$maxus; bin=$bin; xmax=$xmax; nreps=$reps"
 done <"$data/scenarios.dat"
-gp overlay.gp overlay "bin=$width"
-gp ccdf.gp ccdf
+# The plots of every scenario draw those with data; a run with none has
+# only what says so.
+measured=$(awk '!/^#/ && $3 > 0 { printf "%s ", $2 }' "$data/scenarios.dat")
+if [ -z "$measured" ]; then
+	say "no scenario has a usable rep: nothing to plot in $out"
+	exit 0
+fi
+[ "$measured" = "$names" ] || say "no usable rep, not drawn: $(awk '!/^#/ && $3 == 0 { printf "%s ", $2 }' "$data/scenarios.dat")"
+gp overlay.gp overlay "bin=$width; names='$measured'"
+gp ccdf.gp ccdf "names='$measured'"
 gp maxrep.gp maxrep
 gp summary.gp summary
 # one panel per comparison (control, scenario), from slb-stats' roles
 # (and each panel's x range: the larger of the two scenarios' max)
-pa=$(awk '!/^#/ && $3 != "-" { printf "%s ", $3 }' "$data/summary-scen.dat")
-pb=$(awk '!/^#/ && $3 != "-" { printf "%s ", $2 }' "$data/summary-scen.dat")
-pt=$(awk '!/^#/ { top[$2] = $NF; ctl[NR] = $3; name[NR] = $2 }
-	END { for (i = 1; i <= NR; i++) if (ctl[i] != "" && ctl[i] != "-")
-		printf "%d ", (top[name[i]] + 0 > top[ctl[i]] + 0 ? top[name[i]] : top[ctl[i]]) }' "$data/summary-scen.dat")
-[ -z "$pb" ] || gp pairs.gp pairs "bin=$width; pairs_a='$pa'; pairs_b='$pb'; pairs_top='$pt'"
+# (both with data)
+has() { case " $measured " in *" $1 "*) return 0 ;; esac; return 1; }
+pairs=$(awk '!/^#/ && $3 != "-" { print $3, $2 }' "$data/summary-scen.dat" | while read -r a b; do
+	has "$a" && has "$b" && echo "$a $b"; done)
+pa=$(awk '{ printf "%s ", $1 }' <<<"$pairs")
+pb=$(awk '{ printf "%s ", $2 }' <<<"$pairs")
+pt=$(awk 'FNR == NR { if (!/^#/) top[$2] = $NF; next }
+	{ printf "%d ", (top[$2] + 0 > top[$1] + 0 ? top[$2] : top[$1]) }' "$data/summary-scen.dat" - <<<"$pairs")
+[ -z "$pairs" ] || gp pairs.gp pairs "bin=$width; pairs_a='$pa'; pairs_b='$pb'; pairs_top='$pt'"
 say "plots in $out: $(cd "$out" && ls *.png | tr '\n' ' ')"

@@ -12,6 +12,9 @@ int=${3:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 f=$d/files
 val() { [ -s "$1" ] && jq -r "$2 // \"\"" "$1" 2>/dev/null || true; }
 echo "outcome=$(val "$d/outcome.json" .outcome | grep . || echo missing)"
+# Why a rep did not end ok (outcome.json reason: run-guest's, the native
+# runner's or the study's), one line.
+echo "reason=$(val "$d/outcome.json" .reason | tr '\n' ' ' | cut -c1-240 | sed 's/ *$//')"
 # The seed (virtual clock only): rep k of every scenario runs with seed k,
 # which makes reps of two scenarios pairs (slb-stats pairs them by it).
 seed=$(val "$d/outcome.json" .seed)

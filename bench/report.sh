@@ -68,16 +68,31 @@ mf=$m
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	jq -r '.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us) | \(.p50_us) | \(.p99_us) | \(.p999_us) | \(.max_us) | \(.corrected.p99_us) | \(.corrected.p999_us) | \(if .cycles_pct < 0 then "?" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
+	jq -r 'def v: if . == null then "no data" else . end;
+		.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us | v) | \(.p50_us | v) | \(.p99_us | v) | \(.p999_us | v) | \(.max_us | v) | \(.corrected.p99_us | v) | \(.corrected.p999_us | v) | \(if .cycles_pct == null or .cycles_pct < 0 then "no data" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
+	# The reps that did not end ok, with why (outcome.json, stderr.txt).
+	failed=$(while read -r s; do
+		for o in "$run/$s"/rep*/outcome.json; do
+			[ -f "$o" ] || continue
+			jq -r --arg s "$s" --arg r "$(basename "$(dirname "$o")")" \
+				'select(.outcome != "ok") | "- \($s) \($r): \(.outcome): \(.reason // "no reason recorded")"' "$o"
+		done
+	done <"$run/scenarios.list")
+	if [ -n "$failed" ]; then
+		echo
+		echo "Reps that did not end ok (not pooled; each rep's outcome.json and stderr.txt say more):"
+		echo
+		printf '%s\n' "$failed"
+	fi
 	echo
 	echo "Per rep, corrected p99.9 (us; \\* = fewer than 10 samples beyond it, not used;"
 	echo "a leading > = past the histogram's limit, the value is the rep's largest latency):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "\\*" end)"] | join(", "))"' "$st"
+	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "\\*" end)"] | join(", ") | if . == "" then "no data" else . end)"' "$st"
 	echo
 	echo "Per rep, the largest latency (us; the tail beyond p99.9, compared below):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", "))"' "$st"
+	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", ") | if . == "" then "no data" else . end)"' "$st"
 	echo
 	echo "## Comparisons (corrected, one value per rep)"
 	echo
@@ -95,6 +110,7 @@ mf=$m
 	jq -r 'def ci(a): if a[0] == null then "no 95 % CI: too few reps" else "\(a[0])-\(a[1])" end;
 		def rng(v): "\(v | min)-\(v | max)";
 		.comparisons[] | "| \(.label) | \(.design // "unpaired") | \(if .design == "paired" then "\(.pairs) pairs" else "\(.reps_b) vs \(.reps_a)" end) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .significant then "no (a difference)" elif .equivalent then "yes" elif .equivalence == "not resolvable" then "not resolvable at this resolution (\(.floor_us) us)" elif .reps_needed_detect > 0 and (.significant | not) then "inconclusive: ~\(.reps_needed_detect) \(if .design == "paired" then "pairs" else "reps per side" end) to detect x1.2, ~\(.reps_needed_equivalence) to show equivalence" else "not shown" end) | \(if .tail then "max \(rng(.tail.max_b_us)) vs \(rng(.tail.max_a_us)) us (p \(.tail.p_max)); above \(.tail.threshold_us) us: \(rng(.tail.above_b)) vs \(rng(.tail.above_a)) (p \(.tail.p_above))\(if .tail.significant then ": differs" else "" end)" else "-" end) | \([if .design != "paired" and .design_note then "unpaired: \(.design_note)" else empty end, if .ties then "ties: the exact interval is conservative" else empty end] | join("; ")) |"' "$st"
+	jq -r '.comparisons_no_data[]? | "| \(.label) | - | - | no data | no data | - | - | - | - | \(.no_usable_rep | join(", ")) has no usable rep |"' "$st"
 	echo
 	echo "Method: $(jq -r '.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; ")' "$st")."
 	echo
@@ -104,11 +120,12 @@ mf=$m
 	echo
 	echo "## Plots"
 	echo
-	echo "![summary](plots/summary.png)"
-	echo
-	echo "![each comparison](plots/pairs.png)"
-	echo
-	echo "![overlay](plots/overlay.png) ![tail](plots/ccdf.png) ![max per rep](plots/maxrep.png)"
+	# what plots.sh drew (a scenario without a usable rep is left out)
+	img() { [ ! -f "$run/plots/$2.png" ] || printf '![%s](plots/%s.png)%b' "$1" "$2" "$3"; }
+	img summary summary '\n\n'
+	img "each comparison" pairs '\n\n'
+	echo "$(img overlay overlay ' ')$(img tail ccdf ' ')$(img "max per rep" maxrep '')"
+	[ -f "$run/plots/summary.png" ] || echo "No plots: no scenario has a usable rep."
 	echo
 	while read -r s; do
 		[ -f "$run/plots/hist-$s.png" ] && echo "- $s: [PNG](plots/hist-$s.png), [SVG](plots/hist-$s.svg)"

@@ -9,6 +9,7 @@
  * Exit status: 0 done, 1 unreadable run directory or an unusable rep
  * (output written without it), 2 usage error.
  */
+#include "../lib/io.h"
 #include "../lib/run.h"
 
 #include <getopt.h>
@@ -40,6 +41,20 @@ static void usage(FILE *out)
 		"(the output is written without it), 2 usage error.\n");
 }
 
+/*
+ * A rep's count (rep.info: load_ops, sld_*), which rep-info.sh writes as -1
+ * when it was not measured: JSON null or an empty CSV cell for that.
+ */
+static void count_out(const struct kv *info, const char *key, int json)
+{
+	long long v = info ? kv_get_ll(info, key, -1) : -1;
+
+	if (v >= 0)
+		printf("%lld", v);
+	else if (json)
+		printf("null");
+}
+
 static void print_json(const char *dir)
 {
 	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": %s,\n  \"scenarios\": [\n", dir,
@@ -59,15 +74,24 @@ static void print_json(const char *dir)
 			 * Runs before the counters were renamed say warned/killed;
 			 * runs without the bus-lock counter get -1 (unknown).
 			 */
-			printf("       {\"rep\": %d, \"outcome\": \"%s\", \"load_fate\": \"%s\", \"load_ops\": %lld, "
-			       "\"load_end_ms\": %s, \"sld_traps\": %lld, \"sld_sigbus\": %lld, \"sld_resumed\": %lld, "
-			       "\"sld_buslock\": %lld, \"sld_cpu_traps\": \"%s\"",
-			       rp->rep, kv_get(&rp->info, "outcome", "missing"),
-			       kv_get(&rp->info, "load_fate", "unknown"), kv_get_ll(&rp->info, "load_ops", -1),
-			       kv_get(&rp->info, "load_end_ms", "-1"), kv_get_ll(&rp->info, "sld_traps", -1),
-			       kv_get_ll(&rp->info, "sld_sigbus", kv_get_ll(&rp->info, "sld_killed", -1)),
-			       kv_get_ll(&rp->info, "sld_resumed", kv_get_ll(&rp->info, "sld_warned", -1)),
-			       kv_get_ll(&rp->info, "sld_buslock", -1), kv_get(&rp->info, "sld_cpu_traps", "none"));
+			printf("       {\"rep\": %d, \"outcome\": \"%s\", \"load_fate\": \"%s\", \"load_ops\": ",
+			       rp->rep, kv_get(&rp->info, "outcome", "missing"), kv_get(&rp->info, "load_fate", "unknown"));
+			count_out(&rp->info, "load_ops", 1);
+			printf(", \"load_end_ms\": ");
+			count_out(&rp->info, "load_end_ms", 1);
+			printf(", \"sld_traps\": ");
+			count_out(&rp->info, "sld_traps", 1);
+			printf(", \"sld_sigbus\": ");
+			count_out(&rp->info, kv_get(&rp->info, "sld_sigbus", NULL) ? "sld_sigbus" : "sld_killed", 1);
+			printf(", \"sld_resumed\": ");
+			count_out(&rp->info, kv_get(&rp->info, "sld_resumed", NULL) ? "sld_resumed" : "sld_warned", 1);
+			printf(", \"sld_buslock\": ");
+			count_out(&rp->info, "sld_buslock", 1);
+			printf(", \"sld_cpu_traps\": \"%s\"", kv_get(&rp->info, "sld_cpu_traps", "none"));
+			if (*kv_get(&rp->info, "reason", "")) {
+				printf(", \"reason\": ");
+				json_string(stdout, kv_get(&rp->info, "reason", ""));
+			}
 			if (rp->have_hist) {
 				printf(", ");
 				hist_stats_json(stdout, &rp->st);
@@ -81,9 +105,14 @@ static void print_json(const char *dir)
 
 static void csv_row(const char *name, const char *rep, const struct kv *info, const struct hist_stats *st)
 {
-	printf("%s,%s,%s,%s,%lld,%lld,%lld,", name, rep, info ? kv_get(info, "outcome", "missing") : "",
-	       info ? kv_get(info, "load_fate", "unknown") : "", info ? kv_get_ll(info, "load_ops", -1) : -1,
-	       info ? kv_get_ll(info, "sld_traps", -1) : -1, info ? kv_get_ll(info, "sld_buslock", -1) : -1);
+	printf("%s,%s,%s,%s,", name, rep, info ? kv_get(info, "outcome", "missing") : "",
+	       info ? kv_get(info, "load_fate", "unknown") : "");
+	count_out(info, "load_ops", 0);
+	putchar(',');
+	count_out(info, "sld_traps", 0);
+	putchar(',');
+	count_out(info, "sld_buslock", 0);
+	putchar(',');
 	if (st)
 		printf("%llu,%ld,%.2f,%ld,%ld,%ld,%ld,%ld,%llu\n", (unsigned long long)st->samples, st->min_us,
 		       st->avg_us, st->p50, st->p90, st->p99, st->p999, st->max_us,
@@ -129,12 +158,27 @@ static void print_text(void)
 
 		char p99[24], p999[24];
 
+		if (!s->pst.samples && !s->pst.overflows) {
+			printf("%-22s %2d/%-2d %10s %8s %7s %7s %8s %8s %6s  %s\n", s->name, s->good, s->nreps,
+			       "no data", "-", "-", "-", "-", "-", "-", s->fates);
+			continue;
+		}
 		quantile_text(p99, sizeof(p99), s->pst.p99, s->pst.beyond & HIST_BEYOND_P99);
 		quantile_text(p999, sizeof(p999), s->pst.p999, s->pst.beyond & HIST_BEYOND_P999);
 		printf("%-22s %2d/%-2d %10llu %8.1f %7ld %7s %8s %8ld %6llu  %s\n", s->name, s->good, s->nreps,
 		       (unsigned long long)s->pst.samples, s->pst.avg_us, s->pst.p50, p99, p999,
 		       s->pst.max_us, (unsigned long long)s->pst.overflows, s->fates);
 	}
+	/* The reps that did not end ok, with why (rep.info reason). */
+	for (int i = 0; i < run.nscen; i++)
+		for (int r = 0; r < run.scen[i].nreps; r++) {
+			const struct kv *info = &run.scen[i].reps[r].info;
+			const char *outcome = kv_get(info, "outcome", "missing");
+
+			if (strcmp(outcome, "ok"))
+				printf("  %s rep %d: %s%s%s\n", run.scen[i].name, run.scen[i].reps[r].rep, outcome,
+				       *kv_get(info, "reason", "") ? ": " : "", kv_get(info, "reason", ""));
+		}
 }
 
 int main(int argc, char **argv)

@@ -226,6 +226,12 @@ void hist_stats_json(FILE *out, const struct hist_stats *s)
 	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
 	int n = 0;
 
+	if (!s->samples && !s->overflows) {
+		fprintf(out, "\"samples\": 0, \"overflows\": 0, \"min_us\": null, \"avg_us\": null, "
+			"\"p50_us\": null, \"p90_us\": null, \"p99_us\": null, \"p999_us\": null, "
+			"\"max_us\": null, \"beyond_limit\": []");
+		return;
+	}
 	fprintf(out, "\"samples\": %llu, \"overflows\": %llu, \"min_us\": %ld, \"avg_us\": %.2f, "
 		"\"p50_us\": %ld, \"p90_us\": %ld, \"p99_us\": %ld, \"p999_us\": %ld, \"max_us\": %ld, "
 		"\"beyond_limit\": [",

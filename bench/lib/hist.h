@@ -61,6 +61,7 @@ void hist_stats(const struct hist *h, struct hist_stats *s);
  * The figures of s as JSON members (no braces), the one wording every tool
  * uses: "samples": N, "overflows": N, "min_us": ..., "max_us": N,
  * "beyond_limit": ["p99.9", ...] (the quantiles past the histogram limit).
+ * No samples: every figure null, never a number that was not measured.
  */
 void hist_stats_json(FILE *out, const struct hist_stats *s);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Whole-stream input; see io.h. */
+/* Whole-stream input and JSON strings; see io.h. */
 #include "io.h"
 
 #include <stdlib.h>
@@ -28,4 +28,18 @@ unsigned char *read_stream(FILE *f, size_t *len)
 	}
 	*len = n;
 	return buf;
+}
+
+void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
 }
