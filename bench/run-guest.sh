@@ -23,7 +23,15 @@
 #   timeout     the watchdog fired; QEMU was killed
 #   truncated   output missing, cut short or corrupt (length or cksum)
 #   qemu-failed QEMU itself could not start
-# Exit status: 0 for ok, 1 for any other outcome, 2 for a usage error.
+# Any outcome but ok comes with a "reason" in outcome.json: the panic
+# line, QEMU's exit (or the signal that ended it) and the last line it
+# wrote, the job's exit status.
+# --preflight checks the arguments and whether QEMU accepts them (it
+# builds the machine, paused, and quits): no guest runs, nothing is
+# written but a message on stderr.
+# Exit status: 0 for ok (--preflight: accepted), 1 for any other outcome
+# (--preflight: the emulator does not run), 2 for a usage error
+# (--preflight: QEMU refused the arguments).
 set -uo pipefail
 SLB_PROG=run-guest
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -75,6 +83,9 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
                         -incoming to resume a migrated guest)
   -i, --interactive     console on this terminal, no watchdog (make shell)
       --json            print outcome.json instead of the outcome word
+      --preflight       check the arguments and that QEMU accepts them, run
+                        nothing (no --outdir needed); the study's check
+                        before its first rep
   -h, --help            this text
 USAGE
 }
@@ -86,12 +97,12 @@ TIMEOUT_DEFAULT=180
 
 outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 isolation=all threads=1 mem=$MEM_DEFAULT
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
-qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=()
+qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=() preflight=0
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
 bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
-	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,ram:,tsc-crystal:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,help \
+	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,ram:,tsc-crystal:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,preflight,help \
 	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg:,isolation: \
 	-- "$@") || exit 2
 eval set -- "$opts"
@@ -123,11 +134,17 @@ while true; do
 	--seed) seed=$2; shift 2 ;;
 	-i | --interactive) interactive=1; shift ;;
 	--json) json=1; shift ;;
+	--preflight) preflight=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+if [ "$preflight" = 1 ]; then
+	[ -z "$outdir" ] || usage_error "--preflight writes nothing: give no --outdir"
+	outdir=$(mktemp -d "${TMPDIR:-/tmp}/slb-preflight.XXXXXX")/run || die "cannot create a temporary directory"
+	trap 'rm -rf "${outdir%/run}"' EXIT
+fi
 [ -n "$outdir" ] || usage_error "--outdir is required (see --help)"
 [ ! -e "$outdir" ] || usage_error "--outdir '$outdir' exists; refusing to overwrite earlier results"
 if [ -n "$job" ]; then
@@ -227,6 +244,20 @@ args+=(${extra[@]+"${extra[@]}"})
 printf '%s\n' "$cmdline" >"$outdir/cmdline"
 printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"
 
+# --preflight: the emulator runs, and builds this machine (the CPU model
+# and its properties, memory, kernel and image) paused, then quits.
+# A refusal is QEMU's own message ("qemu-system-x86_64: ..."); anything
+# else that fails is an emulator that does not run.
+if [ "$preflight" = 1 ]; then
+	out=$({ echo quit | timeout 60 "$qemu" "${args[@]}" -S -monitor stdio >/dev/null; } 2>&1)
+	rc=$?
+	[ "$rc" != 124 ] || die "QEMU did not quit within 60 s of a paused start"
+	[ "$rc" != 0 ] || exit 0
+	refusal=$(printf '%s\n' "$out" | grep -v ': warning: ' | grep '^[^ ]*qemu[^ ]*: ' | tail -n 1)
+	[ -n "$refusal" ] || die "the emulator '$qemu' does not run: it exited $rc ($(printf '%s\n' "$out" | grep . | tail -n 1 | grep . || echo "no output"))"
+	usage_error "QEMU refuses this guest (-cpu $cpu...): ${refusal#*: }"
+fi
+
 start=$(date +%s.%N)
 if [ "$interactive" = 1 ]; then
 	"$qemu" "${args[@]}"
@@ -280,13 +311,33 @@ else
 	outcome=ok
 fi
 
+# Why a run did not end ok, in one line.
+last_line() { tr -d '\000-\010\016-\037' <"$1" 2>/dev/null | grep . | tail -n 1 | cut -c1-300; }
+exit_words() { # exit_words STATUS: "exited N" or "was killed by SIGNAME"
+	if [ "$1" -gt 128 ] && kill -l "$(($1 - 128))" >/dev/null 2>&1; then
+		echo "was killed by SIG$(kill -l "$(($1 - 128))")"
+	else
+		echo "exited $1"
+	fi
+}
+qemu_words="QEMU $(exit_words "$qrc")$(l=$(last_line "$outdir/qemu.stderr"); [ -z "$l" ] || echo ": $l")"
+case $outcome in
+ok) reason= ;;
+timeout) reason="no end within the watchdog's $timeout s: QEMU was killed" ;;
+panic) reason=$panic_line ;;
+qemu-failed) reason="$qemu_words, before the guest wrote anything" ;;
+truncated) reason="the job's output stopped short ($(last_line "$outdir/frames.err" | grep . || echo "no frame")); $qemu_words" ;;
+job-failed) reason="the job exited ${job_status:-?} (its output: console.log)" ;;
+esac
+
 # jq writes the JSON, so a quote in a panic line or a CPU model cannot break it.
-jq -n --arg outcome "$outcome" --arg job_status "${job_status:-}" --arg panic "$panic_line" \
+jq -n --arg outcome "$outcome" --arg reason "$reason" --arg job_status "${job_status:-}" --arg panic "$panic_line" \
 	--argjson qemu_exit "$qrc" --argjson elapsed_s "$elapsed" --argjson timeout_s "$timeout" \
 	--argjson smp "$smp" --argjson threads "$threads" --argjson isolate "$isolate" \
 	--argjson memory_mb "$mem" --arg cpu "$cpu" --arg clock "$clock" --arg kernel "$kernel" \
 	--argjson bus_lock_ns "$bus_lock_ns" --argjson quantum_ns "$quantum_ns" --argjson seed "$seed" \
-	'{outcome: $outcome, job_status: ($job_status | if . == "" then null else tonumber end),
+	'{outcome: $outcome} + (if $reason == "" then {} else {reason: $reason} end)
+	 + {job_status: ($job_status | if . == "" then null else tonumber end),
 	  panic: $panic, qemu_exit: $qemu_exit, elapsed_s: $elapsed_s, timeout_s: $timeout_s,
 	  smp: $smp, threads: $threads, isolate: $isolate, memory_mb: $memory_mb, cpu: $cpu,
 	  clock: $clock, kernel: $kernel}

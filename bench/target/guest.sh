@@ -32,9 +32,12 @@ target_check() {
 }
 
 declare -A s_kernel=()
-variant_dirs=()
+variant_dirs=() kernel_default=
 target_ready() {
 	local s v kdir
+	# the series' kernel, found once (run-guest would hash its inputs again
+	# for every rep)
+	kernel_default=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
 	[ -n "${SLB_INITRD:-}" ] && [ -f "$SLB_INITRD" ] || usage_error "SLB_INITRD is not set to an initramfs (use make bench)"
 	command -v "${SLB_QEMU:-qemu-system-x86_64}" >/dev/null ||
 		usage_error "SLB_QEMU '${SLB_QEMU:-qemu-system-x86_64}' is not an executable (run 'make qemu', or use make bench)"
@@ -48,6 +51,44 @@ target_ready() {
 	done
 	[ "$clock" = virtual ] || [ "$jobs" = 1 ] ||
 		say "warning: JOBS=$jobs with CLOCK=wall: the guests compete for the host and the figures carry it"
+	guest_preflight
+}
+
+# guest_preflight: what every rep of a scenario would be refused for stops
+# the study before its first rep: run-guest --preflight (its own checks,
+# then QEMU builds the machine, paused) once per guest the scenarios use.
+# A refusal (a model parameter, a CPU model or property) is a usage error
+# naming it; an emulator that does not run is a failure.
+guest_preflight() {
+	local s key out rc args
+	declare -A seen=()
+	[ -z "$task$finish" ] || return 0 # (a runner's task: the study checked)
+	for s in "${list[@]}"; do
+		key="${s_vcpus[$s]} ${s_cpu[$s]} ${s_kernel[$s]:-}"
+		[ -z "${seen[$key]:-}" ] || continue
+		seen[$key]=1
+		mapfile -t args < <(guest_args "$s" 1 60)
+		out=$("$SLB_ROOT/bench/run-guest.sh" --preflight "${args[@]}" 2>&1)
+		rc=$?
+		out=$(printf '%s\n' "$out" | grep . | tail -n 1 | sed 's/^run-guest: \(error: \)\{0,1\}//')
+		case $rc in
+		0) ;;
+		2) usage_error "scenario $s: its guest is refused, so every rep would be: $out" ;;
+		*) die "scenario $s: its guest cannot start, so no rep could: $out" ;;
+		esac
+	done
+}
+
+# guest_args S REP LIMIT: run-guest's options for rep REP of scenario S
+# (its job, output directory and clock aside), a line each.
+guest_args() {
+	local s=$1
+	printf '%s\n' --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" --clock "$clock"
+	# shellcheck disable=SC2046
+	[ "$clock" = wall ] || printf '%s\n' $(bus_model_args) --quantum-ns "$quantum_ns"
+	printf '%s\n' --kernel "${s_kernel[$s]:-$kernel_default}"
+	printf '%s\n' --isolation "${s_iso[$s]:-all}"
+	printf '%s\n' --seed "$2" -a "$(field "$s" 2)" -t "$3"
 }
 
 target_prepare() { :; }
@@ -81,10 +122,7 @@ target_limit() {
 
 # The seed of rep k is k.
 target_start() {
-	local s=$1 rep=$2 dir=$3 job=$4 limit=$5 clock_args=(--clock "$clock")
-	# shellcheck disable=SC2207
-	[ "$clock" = wall ] || clock_args+=($(bus_model_args) --quantum-ns "$quantum_ns")
-	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" --smp "${s_vcpus[$s]}" -c "${s_cpu[$s]}" "${clock_args[@]}" \
-		${s_kernel[$s]:+--kernel "${s_kernel[$s]}"} --isolation "${s_iso[$s]:-all}" \
-		--seed "$rep" -a "$(field "$s" 2)" -t "$limit"
+	local s=$1 rep=$2 dir=$3 job=$4 limit=$5 args
+	mapfile -t args < <(guest_args "$s" "$rep" "$limit")
+	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" "${args[@]}"
 }
