@@ -71,6 +71,7 @@ help:
 	@echo "make bench-boot  benchmark: host time of a guest boot, RAM in a memfd vs huge pages (REPS_BOOT=6; SLB_QEMU_BASE=)"
 	@echo "make bench-image does an unused file in the guest image move the results? IMAGE_SCENARIOS= IMAGE_PAD= REPS="
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
+	@echo "                RESUME=<id>: finish an interrupted study (results/.incomplete-<id>) with its own parameters"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
 	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled))"
@@ -176,12 +177,25 @@ RUNNER    ?= local
 STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
 	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
+# make bench RESUME=<id>: finish the interrupted run results/.incomplete-<id>
+# with its own parameters; a variable also given on this command line
+# must equal the run's (bench/study.sh --resume refuses otherwise).
+RESUME ?=
+given = $(if $(filter command line,$(origin $(1))),$(2) "$($(1))")
+RESUME_ARGS = --resume "$(RESUME)" $(call given,RUNNER,--runner) $(if $(NO_WAIT),--no-wait) $(call given,TARGET,--target) \
+	$(call given,SCENARIOS,--scenarios) $(call given,DURATION,--duration) $(call given,REPS,--reps) \
+	$(call given,VCPUS,--vcpus) $(call given,INTERVAL,--interval) $(call given,JOBS,--jobs) $(call given,CLOCK,--clock) \
+	$(call given,BUS_LOCK_MODEL,--bus-lock-model) $(call given,BUS_LOCK_NS,--bus-lock-ns) $(call given,CALIBRATION,--calibration) \
+	$(call given,QUANTUM_NS,--quantum-ns) $(call given,LOAD_RATE,--load-rate) $(call given,MEASURE_CPU,--measure-cpu) \
+	$(call given,LOAD_CPUS,--load-cpus)
+# the target a resumed run ran on (its study.args)
+BENCH_TARGET = $(if $(RESUME),$$(sed -n '/^--target$$/{n;p;q}' $(RESULTS)/.incomplete-$(RESUME)/study.args 2>/dev/null),$(TARGET))
 bench:
-	$(Q)bench/study.sh --validate $(STUDY_ARGS)
-	$(Q)if [ "$(TARGET)" = guest ]; then $(BUILD_PAR) all kernel kernel-nofix qemu initramfs; \
+	$(Q)bench/study.sh --validate $(if $(RESUME),$(RESUME_ARGS),$(STUDY_ARGS))
+	$(Q)if [ "$(BENCH_TARGET)" = guest ]; then $(BUILD_PAR) all kernel kernel-nofix qemu initramfs; \
 	else $(MAKE) --no-print-directory all; fi
-	$(Q)if [ "$(TARGET)" = guest ]; then export SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path); fi; \
-	bench/study.sh $(STUDY_ARGS)
+	$(Q)if [ "$(BENCH_TARGET)" = guest ]; then export SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path); fi; \
+	bench/study.sh $(if $(RESUME),$(RESUME_ARGS),$(STUDY_ARGS))
 
 # The bus-lock cost sweep: split-off (and its aligned control) for each
 # point, virtual clock, under BUS_LOCK_MODEL (calibrated: each calibration

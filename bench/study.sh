@@ -6,7 +6,16 @@
 # every result in results/<run-id>/. A run is written into
 # results/.incomplete-<run-id> and renamed at the end: Ctrl-C or a failure
 # leaves no half run and never touches an earlier one. A rep that hangs,
-# panics or loses its connection is recorded and the matrix goes on.
+# panics or loses its connection is recorded with why (outcome.json
+# "reason", its stderr in stderr.txt) and the matrix goes on. Before the
+# first rep the target checks what every rep would be refused for (the
+# guest: QEMU builds each scenario's machine, paused).
+#
+# Ctrl-C keeps the reps that finished in results/.incomplete-<run-id>
+# (none finished: nothing is kept); --resume ID runs the reps that are
+# missing or failed there and finishes the run, refusing (exit 2) if the
+# tree's run inputs, the parameters, the bus-lock model or the scenario
+# file differ from the run's.
 #
 # Where a rep runs is one choice, --target, behind one interface
 # (bench/target/<kind>.sh, sourced here; the functions are listed there):
@@ -22,9 +31,12 @@
 # finishes the run call this script with --task and --finish). Both run a
 # rep through rep_run and rep_record below, and end with study_finish.
 #
-# Exit status: 0 matrix complete (runs may have failed: see summary; with
-# --no-wait: submitted), 1 failure, 2 usage error (nothing started), 130
-# interrupted (nothing kept).
+# Exit status: 0 matrix complete (reps may have failed: see summary; with
+# --no-wait: submitted), 1 failure: the run could not start or finish,
+# its report failed, or it measured nothing where it had to (no usable
+# rep at all, or none in a scenario that a comparison needs: named; the
+# run is kept), 2 usage error (nothing started), 130 interrupted (the
+# finished reps kept for --resume).
 set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -36,7 +48,7 @@ scenarios= duration=$DURATION_DEFAULT reps=$REPS_DEFAULT vcpus=$VCPUS_DEFAULT in
 warmup=$WARMUP_DEFAULT jobs=$JOBS_DEFAULT clock=${SLB_CLOCK:-$CLOCK_DEFAULT}
 bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
-results=$SLB_ROOT/results id= json=0 validate=0
+results=$SLB_ROOT/results id= json=0 validate=0 resume=
 target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
 runner=${SLB_RUNNER:-local} no_wait=0 task= finish=
 
@@ -86,6 +98,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
                         (default 0); bounds the split locks of a shared machine
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
+      --resume ID       finish the interrupted run ID (RESULTS/.incomplete-ID):
+                        run its missing and failed reps, then the statistics,
+                        plots and report; its parameters are the run's (an
+                        option given too must equal the run's)
       --json            print the run directory as JSON at the end
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
@@ -105,8 +121,11 @@ field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 opts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-	-l runner:,no-wait,task:,finish: -- "$@") || exit 2
+	-l runner:,no-wait,task:,finish:,resume: -- "$@") || exit 2
 eval set -- "$opts"
+# parse_opts OPTION...: the options into the variables (getopt's output,
+# ending in --).
+parse_opts() {
 while true; do
 	case $1 in
 	-T | --target) target=$2; shift 2 ;;
@@ -131,6 +150,7 @@ while true; do
 	-j | --jobs) jobs=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
+	--resume) resume=$2; shift 2 ;;
 	--json) json=1; shift ;;
 	--validate) validate=1; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -138,6 +158,27 @@ while true; do
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+}
+parse_opts "$@"
+# --resume ID: the run's own options (RESULTS/.incomplete-ID/study.args)
+# first, then those given here again, which must not change them
+# (resume_check below).
+if [ -n "$resume" ]; then
+	case $resume in '' | .* | */* | *[!A-Za-z0-9._-]*) usage_error "--resume '$resume' is not a run id" ;; esac
+	[ -z "$task$finish" ] || usage_error "--resume is not for a runner's --task or --finish"
+	rdir=$results/.incomplete-$resume
+	[ -f "$rdir/study.args" ] ||
+		usage_error "--resume '$resume': no interrupted run of that id in $results (allowed: $(resumable_runs "$results" | tr '\n' ' ' | grep . || echo "none"))"
+	mapfile -t stored <"$rdir/study.args"
+	sopts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
+		-l runner:,no-wait,task:,finish:,resume: -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
+	eval set -- "$sopts"
+	parse_opts "$@"
+	eval set -- "$opts"
+	parse_opts "$@"
+	[ "$id" = "$resume" ] || usage_error "--id '$id' is not the run resumed ('$resume')"
+fi
 case $target in
 guest) target_kind=guest ;;
 native | ssh:*) target_kind=native ;;
@@ -209,7 +250,56 @@ target_check
 . "$SLB_ROOT/bench/runner/$runner.sh"
 runner_check
 [ -n "$id" ] || id=$(date +%Y%m%d-%H%M%S)
-[ -n "$task$finish" ] || check_run_id "$results" "$id"
+# study_args: the options that make this study again (one per line), for
+# a runner that calls it elsewhere with --task and --finish.
+study_args() {
+	printf '%s\n' --target "$target" --scenarios "${list[*]}" --duration "$duration" --reps "$reps" \
+		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
+		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
+		--results "$results" --id "$id" --runner "$runner"
+	# the model as given: all its cost, calibrated its file (which sets the
+	# cost) and the cost it is scaled to, if one was given
+	if [ "$bus_model" = all ]; then
+		printf '%s\n' --bus-lock-ns "$bus_lock_ns"
+	else
+		printf '%s\n' --calibration "$(realpath "$calibration")"
+		[ -z "$cal_scale" ] || printf '%s\n' --bus-lock-ns "$cal_scale"
+	fi
+}
+
+# resume_key: what must not change under a run for it to be resumed
+# (RUNDIR/resume.key): the tree's run inputs and the bus-lock model as
+# run-guest gets it (a calibration's content, not only its path).
+resume_key() {
+	echo "run inputs digest=$(run_inputs_digest)"
+	if [ "$target_kind" = guest ] && [ "$clock" = virtual ]; then echo "bus-lock model=$(bus_model_args)"; fi
+}
+# the options that decide what a rep measures, "OPTION VALUE" a line
+# (study_args without who runs the reps and where the run is kept)
+result_args() {
+	study_args | paste - - | grep -v -e '^--jobs	' -e '^--runner	' -e '^--results	' -e '^--id	'
+}
+# resume_check: --resume ID may go on: the run is not running, not
+# finished, and nothing that decides its results changed; else exit 2
+# naming what.
+resume_check() {
+	local pid d
+	pid=$(cat "$rdir/.pid" 2>/dev/null)
+	[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || usage_error "--resume '$id': the run is still running (pid $pid)"
+	[ ! -e "$results/$id" ] || usage_error "--resume '$id': $results/$id exists: that run finished"
+	d=$(diff <(paste - - <"$rdir/study.args" | grep -v -e '^--jobs	' -e '^--runner	' -e '^--results	' -e '^--id	') \
+		<(result_args) | sed -n 's/^> //p' | head -n 1)
+	[ -z "$d" ] || usage_error "--resume '$id': ${d%%	*} is '${d#*	}' here, '$(paste - - <"$rdir/study.args" | awk -F'\t' -v o="${d%%	*}" '$1 == o { print $2 }')' in the run (a resumed run keeps its parameters)"
+	d=$(diff "$rdir/resume.key" <(resume_key) | sed -n 's/^> //p' | head -n 1)
+	[ -z "$d" ] || usage_error "--resume '$id': the ${d%%=*} differs from the run's ($(sed -n "s/^${d%%=*}=//p" "$rdir/resume.key") then, ${d#*=} now): a resumed run would mix two trees"
+	cmp -s "$SCENARIO_FILE" "$rdir/scenarios.conf" ||
+		usage_error "--resume '$id': the scenario file $SCENARIO_FILE differs from the run's (scenarios.conf in $rdir)"
+}
+if [ -n "$resume" ]; then
+	resume_check
+elif [ -z "$task$finish" ]; then
+	check_run_id "$results" "$id"
+fi
 [ "$validate" = 0 ] || exit 0
 SUMMARY=$SLB_ROOT/build/host/slb-summary
 [ -x "$SUMMARY" ] || usage_error "$SUMMARY missing (run make)"
@@ -235,42 +325,96 @@ rep_run() {
 
 # rep_record S REP: condense the rep's results into TMP/S/repREP/rep.info
 # (written whole: a rep without one was not recorded); print its outcome.
+# A rep that did not end ok keeps why: the target's stderr (its last 40
+# lines in stderr.txt) and a "reason" in outcome.json (the target's own,
+# else the stderr's last line; a target that wrote no outcome.json did not
+# start the rep: outcome not-started).
 rep_record() {
-	local dir=$tmp/$1/rep$2
+	local dir=$tmp/$1/rep$2 why
 	mkdir -p "$dir"
+	if [ -s "$dir.stderr" ]; then tail -n 40 "$dir.stderr" >"$dir/stderr.txt"; fi
+	rm -f "$dir.stderr"
+	why=$(grep . "$dir/stderr.txt" 2>/dev/null | tail -n 1 | cut -c1-300)
+	if [ ! -s "$dir/outcome.json" ]; then
+		jq -n --arg r "${why:-the target wrote no outcome and no error}" '{outcome: "not-started", reason: $r}' >"$dir/outcome.json"
+	elif ! jq -e '.outcome == "ok" or .reason != null' "$dir/outcome.json" >/dev/null 2>&1; then
+		jq --arg r "${why:-no reason recorded}" '.reason = $r' "$dir/outcome.json" >"$dir/outcome.json.new" &&
+			mv "$dir/outcome.json.new" "$dir/outcome.json"
+	fi
 	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "$interval" >"$dir/rep.info.tmp" &&
 		mv "$dir/rep.info.tmp" "$dir/rep.info"
 	sed -n 's/^outcome=//p' "$dir/rep.info"
 }
 
-# study_args: the options that make this study again (one per line), for
-# a runner that calls it elsewhere with --task and --finish.
-study_args() {
-	printf '%s\n' --target "$target" --scenarios "${list[*]}" --duration "$duration" --reps "$reps" \
-		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
-		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
-		--results "$results" --id "$id" --runner "$runner"
-	# the model as given: all its cost, calibrated its file (which sets the
-	# cost) and the cost it is scaled to, if one was given
-	if [ "$bus_model" = all ]; then
-		printf '%s\n' --bus-lock-ns "$bus_lock_ns"
-	else
-		printf '%s\n' --calibration "$(realpath "$calibration")"
-		[ -z "$cal_scale" ] || printf '%s\n' --bus-lock-ns "$cal_scale"
-	fi
+# rep_reason S REP: the recorded rep's reason (empty for ok).
+rep_reason() { jq -r '.reason // empty' "$tmp/$1/rep$2/outcome.json" 2>/dev/null; }
+
+# rep_todo: the matrix indices (rep_at) still to run, in order: every one
+# for a new run; on --resume those without a record or not ok (a failed
+# rep's files move to failed/S-repN.K first: nothing recorded is lost).
+rep_todo() {
+	local i s rep dir k
+	for ((i = 0; i < $(rep_total); i++)); do
+		read -r s rep <<<"$(rep_at "$i")"
+		dir=$tmp/$s/rep$rep
+		if [ -f "$dir/rep.info" ]; then
+			! grep -qx outcome=ok "$dir/rep.info" || continue
+			k=1
+			while [ -e "$tmp/failed/$s-rep$rep.$k" ]; do k=$((k + 1)); done
+			mkdir -p "$tmp/failed" && mv "$dir" "$tmp/failed/$s-rep$rep.$k" || die "cannot move $dir aside"
+		fi
+		rm -rf "$dir" "$dir.job" "$dir.outcome" "$dir.stderr" "$dir.node"
+		echo "$i"
+	done
+}
+
+
+# unmeasured: the scenarios without a usable rep that the run cannot do
+# without, a line each: every one if none has a usable rep, else those a
+# comparison needs (one with a control in the run, or another's control).
+unmeasured() {
+	local s c
+	jq -e '[.scenarios[] | select(.reps_ok > 0)] | length == 0' "$tmp/summary.json" >/dev/null &&
+		{ echo "no scenario has a usable rep: the study measured nothing"; return; }
+	for s in $(jq -r '.scenarios[] | select(.reps_ok == 0) | .name' "$tmp/summary.json"); do
+		c=$(scenario_field "$tmp/scenarios.conf" "$s" 5)
+		if [ -n "$c" ] && [ "$c" != - ] && grep -qx -- "$c" "$tmp/scenarios.list"; then
+			echo "$s has no usable rep, and the comparison $s/$c needs it"
+			continue
+		fi
+		for c in "${list[@]}"; do
+			[ "$(scenario_field "$tmp/scenarios.conf" "$c" 5)" = "$s" ] || continue
+			echo "$s has no usable rep, and the comparison $c/$s needs it"
+			break
+		done
+	done
 }
 
 # study_finish: every rep is recorded: the target cleaned up, the
-# summary, the run renamed into place, results/latest, the report.
+# summary, the run renamed into place, results/latest, the report. What
+# went wrong (a scenario measured nothing, the report failed) goes into
+# the run's problems.txt, which the study's exit status follows.
 study_finish() {
 	target_cleanup
 	stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
-	stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null
-	stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null
+	stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null || die "summary (CSV) failed (partial run kept in $tmp)"
+	stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null || die "summary (text) failed (partial run kept in $tmp)"
+	unmeasured >"$tmp/problems.txt" || die "cannot write $tmp/problems.txt"
 	end_run_dir "$tmp" "$results/$id"
 	ln -sfn "$id" "$results/latest"
-	"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null ||
-		say "warning: the report of $id failed; the results are kept (make report RUN=$id)"
+	"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null 2>"$results/$id/report.err" ||
+		echo "the report failed ($(grep . "$results/$id/report.err" | tail -n 1)); the results are kept: make report RUN=$id" \
+			>>"$results/$id/problems.txt"
+	[ -s "$results/$id/report.err" ] || rm -f "$results/$id/report.err"
+	[ -s "$results/$id/problems.txt" ] || rm -f "$results/$id/problems.txt"
+}
+
+# finish_status: 0, or 1 after saying what problems.txt holds.
+finish_status() {
+	[ -s "$results/$id/problems.txt" ] || return 0
+	sed 's/^/  /' "$results/$id/problems.txt" >&2
+	say "run $id finished with problems (above; $results/$id/problems.txt)"
+	return 1
 }
 
 # A run under way elsewhere (a runner's task or finishing job): its
@@ -298,60 +442,113 @@ if [ -n "$task$finish" ]; then
 		runner_settle
 		study_finish
 		say "run $id finished: $results/$id"
+		finish_status || exit 1
 	fi
 	exit 0
 fi
 
 # A study killed outright (SIGKILL, power loss) cannot clean up: what
-# such a run left goes once its process is gone.
-begin_run_dir "$results" "$id" '*' "a study"
-tmp=$RUN_TMP
-abort() {
+# such a run left goes once its process is gone, unless it can be resumed.
+if [ -n "$resume" ]; then
+	tmp=$rdir
+	echo $$ >"$tmp/.pid" || die "cannot write $tmp/.pid"
+else
+	begin_run_dir "$results" "$id" '*' "a study"
+	tmp=$RUN_TMP
+fi
+# stop_run WHY STATUS: end the study before its matrix is done (Ctrl-C, a
+# full results directory): the reps under way end and their directories
+# go; the recorded ones stay for --resume (a new run with none: nothing is
+# kept); exit STATUS.
+stop_run() {
+	local kept d
 	trap '' INT TERM HUP
 	runner_abort
 	target_cleanup
-	rm -rf "$tmp"
-	say "interrupted: nothing kept of run $id"
-	exit 130
+	for d in "$tmp"/*/rep[0-9]*/; do
+		d=${d%/}
+		[ -f "$d/rep.info" ] || rm -rf "$d" "$d.job" "$d.outcome" "$d.stderr" "$d.node"
+	done
+	kept=$(find "$tmp" -mindepth 3 -maxdepth 3 -name rep.info -path "$tmp/*/rep*/rep.info" 2>/dev/null | wc -l)
+	if [ "$kept" = 0 ] && [ -z "$resume" ]; then
+		rm -rf "$tmp"
+		say "$1: no rep had finished; nothing kept of run $id"
+	else
+		rm -f "$tmp/.pid"
+		say "$1: $kept of $(rep_total) reps kept in $tmp; 'make bench RESUME=$id' (bench/study.sh --resume $id) runs the rest and finishes the run"
+	fi
+	exit "$2"
 }
-trap abort INT TERM HUP
+trap 'stop_run interrupted 130' INT TERM HUP
+
+# room_left: the run's directory takes another MiB (a rep that failed for
+# want of room fails every rep after it: the study stops instead).
+room_left() {
+	head -c 1048576 /dev/zero >"$tmp/.room" 2>/dev/null
+	local rc=$?
+	rm -f "$tmp/.room"
+	return "$rc"
+}
 
 # The target gets ready (a remote copy, the machine's facts) and says
 # which scenarios it cannot run as written, and why.
-target_prepare "$tmp" || { rm -rf "$tmp"; exit 1; }
+target_prepare "$tmp" || { [ -n "$resume" ] || rm -rf "$tmp"; exit 1; }
 run_list=()
-: >"$tmp/skipped.txt"
+: >"$tmp/skipped.txt.new"
 for s in "${list[@]}"; do
 	why=$(target_skip "$s")
 	if [ -n "$why" ]; then
-		printf '%s\t%s\n' "$s" "$why" >>"$tmp/skipped.txt"
+		printf '%s\t%s\n' "$s" "$why" >>"$tmp/skipped.txt.new"
 		say "skipping $s: ${why%%$'\t'*}"
 	else
 		run_list+=("$s")
 	fi
 done
-[ -s "$tmp/skipped.txt" ] || rm -f "$tmp/skipped.txt"
-if [ ${#run_list[@]} -eq 0 ]; then
-	target_cleanup
-	rm -rf "$tmp"
-	die "no scenario can run on $target (each was skipped: see above)"
+if [ -n "$resume" ]; then
+	# The run's own scenarios (those its target skipped then are skipped now).
+	rm -f "$tmp/skipped.txt.new"
+	[ "$(printf '%s\n' "${run_list[@]}")" = "$(cat "$tmp/scenarios.list")" ] ||
+		{ target_cleanup; rm -f "$tmp/.pid"; die "--resume '$id': $target now runs $(echo "${run_list[@]}" | tr ' ' ,), the run ran $(paste -sd, "$tmp/scenarios.list")"; }
+	mapfile -t list <"$tmp/scenarios.list"
+else
+	mv "$tmp/skipped.txt.new" "$tmp/skipped.txt"
+	[ -s "$tmp/skipped.txt" ] || rm -f "$tmp/skipped.txt"
+	if [ ${#run_list[@]} -eq 0 ]; then
+		target_cleanup
+		rm -rf "$tmp"
+		die "no scenario can run on $target (each was skipped: see above)"
+	fi
+	list=("${run_list[@]}")
+	printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
+	cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
+	"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
+		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
+		$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
+		{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
+	rm -f "$tmp/manifest.err"
+	# What --resume needs: the options (which a runner's tasks use too)
+	# and what must not change under the run.
+	{ study_args >"$tmp/study.args" && resume_key >"$tmp/resume.key"; } ||
+		{ target_cleanup; die "cannot write $tmp/study.args"; }
 fi
-list=("${run_list[@]}")
-printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
-cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
-"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
-	interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
-	$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
-	{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
-rm -f "$tmp/manifest.err"
 limit=$(target_limit)
 
-total=$(rep_total)
+rep_todo >"$tmp/.todo" || exit 1
+mapfile -t todo <"$tmp/.todo"
+rm -f "$tmp/.todo"
+total=${#todo[@]}
 start=$(date +%s)
-say "run $id: ${#list[@]} scenarios x $reps reps = $total $(target_noun) runs of ${duration} s, $(runner_describe), $(target_describe)"
+if [ -n "$resume" ]; then
+	echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) resumed: $total of $(rep_total) reps to run" >>"$tmp/resumed.txt"
+	say "run $id resumed: $total of $(rep_total) $(target_noun) runs of ${duration} s still to do ($((${#list[@]} * reps - total)) kept), $(runner_describe), $(target_describe)"
+else
+	say "run $id: ${#list[@]} scenarios x $reps reps = $total $(target_noun) runs of ${duration} s, $(runner_describe), $(target_describe)"
+fi
 runner_run
 [ "$no_wait" = 0 ] || exit 0
-say "run $id complete in $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s: $results/$id"
+say "run $id finished in $((($(date +%s) - start) / 60))m$((($(date +%s) - start) % 60))s: $results/$id"
 cat "$results/$id/summary.txt"
 [ "$json" = 0 ] || jq -n --arg id "$id" --arg dir "$results/$id" '{run_id: $id, dir: $dir}'
+finish_status || exit 1
+say "run $id complete"
 exit 0

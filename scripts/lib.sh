@@ -78,18 +78,19 @@ check_run_id() {
 # .pid) and renamed by end_run_dir, so that Ctrl-C or a failure leaves no
 # half run. First the RESULTS/.incomplete-STALE directories that a run
 # killed outright (SIGKILL, power loss) left, once their process is gone,
-# are removed ("left by WHAT that did not finish"); a run handed to Slurm
-# (bench/runner/slurm.sh: the job ids in its .slurm-jobs) lives while
-# Slurm still queues or runs one of its jobs.
+# are removed ("left by WHAT that did not finish"), but for a study that
+# can be resumed (its study.args: bench/study.sh --resume), which is named
+# and kept; a run handed to Slurm (bench/runner/slurm.sh: the job ids in
+# its .slurm-jobs) lives while Slurm still queues or runs one of its jobs.
 begin_run_dir() {
-	local results=$1 id=$2 glob=$3 what=$4 stale pid
+	local results=$1 id=$2 glob=$3 what=$4 stale
 	mkdir -p "$results" || die "cannot create $results"
 	for stale in "$results"/.incomplete-$glob; do
-		[ -d "$stale" ] || continue
-		pid=$(cat "$stale/.pid" 2>/dev/null)
-		[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || continue
-		[ ! -s "$stale/.slurm-jobs" ] ||
-			[ -z "$(squeue -h -o %i -j "$(tr ' ' , <"$stale/.slurm-jobs")" 2>/dev/null)" ] || continue
+		[ -d "$stale" ] && run_dir_dead "$stale" || continue
+		if [ -f "$stale/study.args" ]; then
+			say "keeping $stale: an interrupted study; 'make bench RESUME=${stale##*/.incomplete-}' finishes it (or remove it)"
+			continue
+		fi
 		say "removing $stale, left by $what that did not finish"
 		rm -rf "$stale"
 	done
@@ -102,6 +103,25 @@ begin_run_dir() {
 	local new=$results/.starting-$id.$$
 	rm -rf "$new"
 	{ mkdir -p "$new" && echo $$ >"$new/.pid" && mv -T "$new" "$RUN_TMP"; } || die "cannot create $RUN_TMP"
+}
+
+# run_dir_dead DIR: the run being written in DIR (begin_run_dir) has no
+# process left: its .pid is gone or dead, and Slurm queues none of its jobs.
+run_dir_dead() {
+	local pid
+	pid=$(cat "$1/.pid" 2>/dev/null)
+	[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || return 1
+	[ ! -s "$1/.slurm-jobs" ] || [ -z "$(squeue -h -o %i -j "$(tr ' ' , <"$1/.slurm-jobs")" 2>/dev/null)" ]
+}
+
+# resumable_runs RESULTS: the ids of the interrupted studies in RESULTS
+# that bench/study.sh --resume can finish, a line each.
+resumable_runs() {
+	local d
+	for d in "$1"/.incomplete-*; do
+		[ -f "$d/study.args" ] && run_dir_dead "$d" && echo "${d##*/.incomplete-}"
+	done
+	return 0
 }
 
 # end_run_dir TMP DEST: the run in TMP (begin_run_dir) is complete: it

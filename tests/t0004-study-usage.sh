@@ -28,12 +28,15 @@ t_ok "BUS_LOCK_NS=-5" refuses "BUS_LOCK_NS '-5' is not a whole number" --bus-loc
 t_ok "BUS_LOCK_NS=99999999 (absurd)" refuses "BUS_LOCK_NS=99999999 is out of range (allowed: 0 to 1000000)" --bus-lock-model all --bus-lock-ns 99999999
 make -s -C "$T_ROOT" bench CLOCK=foo >"$T_TMP/make.out" 2>&1
 t_ok "make bench CLOCK=foo stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"CLOCK 'foo' is not allowed\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
+t_ok "--resume of a run that is not there names the runs there are" refuses "--resume 'nosuch': no interrupted run of that id in $T_TMP/res (allowed: none)" --resume nosuch
+make -s -C "$T_ROOT" bench RESUME=nosuch >"$T_TMP/make.out" 2>&1
+t_ok "make bench RESUME=nosuch stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"--resume 'nosuch': no interrupted run\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
 # A scenario's guest column (8): vcpus=N and kernel=VARIANT, checked too.
 guest_conf() { sed "s/^baseline  *|\(.*\)\$/baseline |\1 | $1/" "$T_ROOT/rt-config/scenarios.conf" >"$T_TMP/g.conf"; }
 grefuses() { guest_conf "$1"; SLB_SCENARIO_FILE=$T_TMP/g.conf refuses "$2" --scenarios baseline; }
 t_ok "scenario guest vcpus=9" grefuses vcpus=9 "scenario baseline: vcpus=9 is out of range (allowed: 2 to 8)"
 t_ok "scenario guest kernel=bogus lists the variants" grefuses kernel=bogus "scenario baseline: kernel 'bogus' is not a kernel variant (allowed: nofix defwarn)"
-t_ok "scenario guest option foo=1" grefuses foo=1 "scenario baseline: guest option 'foo=1' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG)"
+t_ok "scenario guest option foo=1" grefuses foo=1 "scenario baseline: guest option 'foo=1' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I)"
 t_ok "scenario guest cpuflag without a sign" grefuses cpuflag=bus-lock-detect "scenario baseline: 'cpuflag=bus-lock-detect' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 t_ok "scenario guest cpuflag with a comma or space" grefuses 'cpuflag=+a;b' "scenario baseline: 'cpuflag=+a;b' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 gvalid() { guest_conf vcpus=3,kernel=nofix,cpuflag=+bus-lock-detect; SLB_SCENARIO_FILE=$T_TMP/g.conf "$ST" --validate --results "$T_TMP/res" --scenarios baseline; }

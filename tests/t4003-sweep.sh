@@ -67,14 +67,14 @@ t_ok "... and an SVG naming the all-stall model" sh -c "t_is_svg() { grep -q '<s
 t_ok "no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 
 # The Slurm runner's tasks call the study with the options it saves
-# (study_args, slurm/study.args): they carry the cost the calibration is
+# (study_args, study.args): they carry the cost the calibration is
 # scaled to. A stub sbatch keeps study.args and refuses the job (no guest
 # starts; the study stops with exit 1 and keeps nothing).
 mkdir -p "$T_TMP/slurmbin"
 cat >"$T_TMP/slurmbin/sbatch" <<STUB
 #!/bin/sh
 for a; do d=\$a; done
-cp "\$d/slurm/study.args" "$T_TMP/study.args"
+cp "\$d/study.args" "$T_TMP/study.args"
 echo "stub sbatch: not submitted"
 STUB
 for c in squeue scancel scontrol; do printf '#!/bin/sh\nexit 1\n' >"$T_TMP/slurmbin/$c"; done

@@ -9,20 +9,23 @@
 #                           effects: runs for --validate too
 #   runner_describe         words for the first progress line
 #   runner_manifest_args    key=value words for bench/manifest.sh
-#   runner_run              run every rep of the matrix, rep_at 0 to
-#                           rep_total - 1, each through rep_run and then
-#                           rep_record, and end the run with study_finish
-#                           (here or elsewhere; with --no-wait it may
-#                           return before)
+#   runner_run              run every rep still to do, rep_at I for each
+#                           I of the study's todo array (all of 0 to
+#                           rep_total - 1 for a new run; total of them),
+#                           each through rep_run and then rep_record, and
+#                           end the run with study_finish (here or
+#                           elsewhere; with --no-wait it may return before)
 #   runner_abort            Ctrl-C: stop every rep started (the study then
-#                           removes the run)
+#                           keeps the recorded reps for --resume)
 # and, for a runner whose reps run elsewhere (bench/study.sh --task,
 # --finish):
 #   runner_task_begin S REP  a task is about to run rep REP of S here
 #   runner_settle           before study_finish: record each rep that
 #                           ended without rep_record (why, from the runner)
 # The study provides rep_total, rep_at I, rep_run S REP (in a subshell),
-# rep_record S REP (prints the outcome) and study_finish.
+# rep_record S REP (prints the outcome), rep_reason S REP, study_finish,
+# room_left (the run's directory has room for more) and stop_run WHY
+# STATUS (end the study, keeping the recorded reps).
 
 runner_describe() { echo "$jobs at a time"; }
 runner_manifest_args() { echo runner=local; }
@@ -48,7 +51,9 @@ local_finish() {
 	now=$(date +%s)
 	eta=$(((now - start) * (total - done_n) / done_n))
 	say "[$done_n/$total] $s rep $rep: $outcome; elapsed $(((now - start) / 60))m$(((now - start) % 60))s, ETA $((eta / 60))m$((eta % 60))s"
-	[ "$outcome" = ok ] || say "  $s rep $rep: $(target_noun) run ended '$outcome' (recorded; the matrix goes on)"
+	[ "$outcome" = ok ] && return
+	room_left || stop_run "stopped: $results has no room left (a rep needs a few MiB; free some)" 1
+	say "  $s rep $rep: $(target_noun) run ended '$outcome': $(rep_reason "$s" "$rep") (recorded; the matrix goes on)"
 }
 
 # local_wait_any: finish whichever running rep ends first.
@@ -65,7 +70,7 @@ local_wait_any() {
 runner_run() {
 	local i s rep
 	done_n=0
-	for ((i = 0; i < total; i++)); do
+	for i in "${todo[@]}"; do
 		read -r s rep <<<"$(rep_at "$i")"
 		while [ "${#running[@]}" -ge "$jobs" ]; do local_wait_any; done
 		say "starting $s rep $rep/$reps"

@@ -5,7 +5,7 @@
 #                                 $SLURM_ARRAY_TASK_ID of the run in RUNDIR
 #   slurm-task.sh finish RUNDIR   the job after the array: the run's end
 # Each calls bench/study.sh with the options and environment the study
-# saved in RUNDIR/slurm/ (study.args, study.env) and --task RUNDIR:I or
+# saved (RUNDIR/study.args, RUNDIR/slurm/study.env) and --task RUNDIR:I or
 # --finish RUNDIR, so that a rep runs through the same code as under the
 # local runner. (Slurm runs a copy of this script: the checkout's path
 # comes from study.env.)
@@ -13,11 +13,11 @@
 # usage error).
 set -uo pipefail
 mode=${1:-} dir=${2:-}
-[ -f "$dir/slurm/study.env" ] && [ -f "$dir/slurm/study.args" ] ||
+[ -f "$dir/slurm/study.env" ] && [ -f "$dir/study.args" ] ||
 	{ echo "usage: slurm-task.sh task|finish RUNDIR (a run of RUNNER=slurm)" >&2; exit 2; }
 slb_root=
 . "$dir/slurm/study.env"
-mapfile -t args <"$dir/slurm/study.args"
+mapfile -t args <"$dir/study.args"
 case $mode in
 task) exec "$slb_root/bench/study.sh" "${args[@]}" --task "$dir:${SLURM_ARRAY_TASK_ID:?not a task of a Slurm job array}" ;;
 finish) exec "$slb_root/bench/study.sh" "${args[@]}" --finish "$dir" ;;

@@ -5,11 +5,13 @@
 # of each task that left no record (state, reason, exit code: that rep is
 # recorded as failed, outcome slurm-<state>), the statistics, plots and
 # report, the rename into place. Both are bench/runner/slurm-task.sh,
-# which calls bench/study.sh with the options saved in RUNDIR/slurm/
-# (--task RUNDIR:I, --finish RUNDIR): a rep runs through the same code as
+# which calls bench/study.sh with the run's options (RUNDIR/study.args)
+# and environment (RUNDIR/slurm/study.env) and --task RUNDIR:I or
+# --finish RUNDIR: a rep runs through the same code as
 # under the local runner. The study waits, printing the tasks pending,
 # running, done and failed, unless --no-wait; Ctrl-C cancels both jobs
-# (scancel) and keeps nothing. The manifest records the job ids and each
+# (scancel) and keeps the recorded reps for --resume, which submits an
+# array of the reps still to do. The manifest records the job ids and each
 # rep's node, state and reason (.runner).
 # The run directory (RESULTS/.incomplete-ID), this checkout and the build
 # cache (SLB_CACHE) must be at the same paths on every node (shared
@@ -51,10 +53,14 @@ slurm_sbatch() {
 	echo "${out%%;*}"
 }
 
+# slurm_drop: nothing was submitted: a new run goes, a resumed one stays.
+slurm_drop() {
+	if [ -n "$resume" ]; then rm -f "$tmp/.pid"; else rm -rf "$tmp"; fi
+}
+
 runner_run() {
 	local minutes
 	mkdir -p "$tmp/slurm"
-	study_args >"$tmp/slurm/study.args"
 	{
 		printf 'export SLB_QEMU=%q SLB_INITRD=%q SLB_CACHE=%q SLB_CPU=%q SLB_SCENARIO_FILE=%q\n' \
 			"$(realpath "$(command -v "${SLB_QEMU:-qemu-system-x86_64}")")" "$(realpath "$SLB_INITRD")" "$SLB_CACHE" "$cpu" \
@@ -65,16 +71,16 @@ runner_run() {
 	# A task's time: the rep's own bound, plus the boot and the record.
 	minutes=$(((limit + 300 + 59) / 60))
 	# Held until the ids are recorded, so that the finishing job finds them.
-	slurm_array=$(slurm_sbatch task "job array" --hold --job-name "slb-$id" --array "0-$((total - 1))%$jobs" \
-		--time "$minutes" --output "$tmp/slurm/task-%a.log") || { rm -rf "$tmp"; exit 1; }
+	slurm_array=$(slurm_sbatch task "job array" --hold --job-name "slb-$id" --array "$(IFS=,; echo "${todo[*]}")%$jobs" \
+		--time "$minutes" --output "$tmp/slurm/task-%a.log") || { slurm_drop; exit 1; }
 	slurm_finish=$(slurm_sbatch finish "finishing job" --job-name "slb-$id-finish" \
 		--dependency "afterany:$slurm_array" --time 60 --output "$tmp/slurm/finish.log") ||
-		{ scancel "$slurm_array"; rm -rf "$tmp"; exit 1; }
+		{ scancel "$slurm_array"; slurm_drop; exit 1; }
 	echo "$slurm_array $slurm_finish" >"$tmp/.slurm-jobs"
 	slurm_jq '.runner = {kind: "slurm", array_job: $a, finish_job: $f, sbatch_opts: $o, reps: []}' \
 		--arg a "$slurm_array" --arg f "$slurm_finish" --arg o "${SLB_SBATCH_OPTS:-}"
 	scontrol release "$slurm_array" ||
-		{ scancel "$slurm_array" "$slurm_finish"; rm -rf "$tmp"; die "could not release job $slurm_array"; }
+		{ scancel "$slurm_array" "$slurm_finish"; slurm_drop; die "could not release job $slurm_array"; }
 	say "submitted job array $slurm_array ($total tasks, $jobs at a time) and job $slurm_finish, which finishes the run after it"
 	if [ "$no_wait" = 1 ]; then
 		say "not waiting: the run becomes $results/$id when job $slurm_finish ends (squeue -j $slurm_array,$slurm_finish)"
@@ -102,7 +108,7 @@ slurm_wait() {
 		[ -d "$dir" ] || dir=$results/$id # the finishing job renamed it
 		rec=$(find "$dir" -mindepth 3 -maxdepth 3 -name rep.info | wc -l)
 		ok=$(find "$dir" -mindepth 3 -maxdepth 3 -name rep.info -exec grep -lx outcome=ok {} + | wc -l)
-		lost=$((total - rec - p - r))
+		lost=$(($(rep_total) - rec - p - r))
 		[ "$lost" -ge 0 ] || lost=0
 		line="$p pending, $r running, $ok done, $((rec - ok + lost)) failed"
 		if [ "$line" != "$last" ]; then
