@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The report's parts for a native run (TARGET=native or ssh:..., manifest
-# "emulated": false): the banner, the setup (the target, its kernel and
-# split-lock detection state as read), the skipped scenarios with why and
-# which boot runs them, the caveats of real time. Sourced by
+# "emulated": false): the platform sentence that opens the Decision, the
+# banner, the setup (the target, its kernel and split-lock detection state
+# as read), the skipped scenarios with why and which boot runs them, the
+# caveats of real time. Sourced by
 # bench/report.sh; each function prints Markdown and nothing for a guest
 # run. MF is the manifest (or {}), RUN the run directory.
 
@@ -11,6 +12,12 @@ report_is_native() { [ "$(jq -r '.emulated' "$1" 2>/dev/null)" = false ]; }
 
 report_native_banner() {
 	jq -r '"**Native, real time:** every latency below is real time on the running kernel of \(.target.hostname) (\(.target.cpu), kernel \(.target.kernel)\(if .target.preempt_rt then ", PREEMPT_RT" else ", not PREEMPT_RT" end)), no emulator, measured on CPU \(.target.measured_cpu)\(if .target.measured_isolated then "" else " (not isolated)" end).\(if .target.hypervisor then " This machine is a virtual machine (hypervisor flag set): real hardware through a hypervisor, whose scheduling of the vCPUs is in every figure." else "" end) Headings say \"vCPU\" for the measured CPU."' "$1"
+}
+
+# report_native_platform MF: the machine the figures come from, one
+# sentence that opens the report's Decision.
+report_native_platform() {
+	jq -r '"Native, real time on \(.target.hostname) (\(.target.cpu), kernel \(.target.kernel)\(if .target.preempt_rt then ", PREEMPT_RT" else ", not PREEMPT_RT" end))\(if .target.hypervisor then ", a virtual machine (hypervisor flag set): real split locks through a hypervisor" else "" end), no emulator."' "$1"
 }
 
 report_native_setup() {

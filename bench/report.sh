@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Write a study run's report (make report RUN=...): RUN/report.md (and the
-# same as RUN/report.html) with the
-# setup, the summary table, the comparisons, the verdict sentences computed
-# by slb-stats from the data, the plots and the caveats of emulated time.
+# same as RUN/report.html, with a stylesheet of its own), read as an RT
+# engineer's note: the decision first (the platform the figures come from,
+# then the decision and one headline per harm scenario against the control
+# its scenario names, then the summary plot), the verdict sentences
+# computed by slb-stats, then the setup, the tables of reps, the
+# comparisons and the method, the other plots, and the caveats last.
 # Draws the plots first (bench/plots.sh), which also writes RUN/stats.json.
+# Exit status: 0 written, 1 the plots, the statistics or cmark-gfm failed.
 set -uo pipefail
 SLB_PROG=report
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -19,8 +23,54 @@ m=$run/manifest.json
 [ -f "$m" ] || echo '{}' >"$m.missing"
 mf=$m
 [ -f "$m" ] || mf=$m.missing
+# report_platform MF: where the figures come from, one sentence to open
+# the Decision: the machine of a native run; for an emulated one the clock
+# and the bus-lock model, with the calibration and the machine it measured.
+report_platform() {
+	local cal mach=
+	if report_is_native "$1"; then
+		report_native_platform "$1"
+		return
+	fi
+	cal=$(jq -r '.params.calibration // ""' "$1")
+	case $cal in "" | /*) ;; *) cal=$SLB_ROOT/$cal ;; esac
+	[ -z "$cal" ] || mach=$(jq -r -L "$SLB_ROOT/bench/lib" 'include "calibration"; cal_machine' "$cal" 2>/dev/null) ||
+		mach="a machine whose calibration.json is not here"
+	jq -r --arg mach "$mach" '.params as $p | if ($p.clock // "wall") == "virtual" then
+		"Emulated, not measured on hardware: a QEMU TCG guest in virtual time (1 instruction = 1 ns), whose split locks cost what the bus-lock model says: \(if ($p.bus_lock_model // "all") == "calibrated" then "calibrated (\($p.bus_lock_ns // "?") ns to its issuer, the bus held \($p.bus_hold_ns // "?") ns)" else "every vCPU stalls \($p.bus_lock_ns // "?") ns (the worst case)" end)\(if $p.calibration then ", from the calibration \($p.calibration) of \($mach)" else "" end)."
+		else "Emulated, not measured on hardware: a QEMU TCG guest in wall-clock time on \(.host.cpu // "this host"), its split locks stopping every vCPU for about a microsecond of host time." end' "$1"
+}
+
 {
 	echo "# Split-lock latency study: run $(basename "$run")"
+	echo
+	report_runner_warning "$mf"
+	echo "## Decision"
+	echo
+	# One paragraph: the platform, then slb-stats' decision.
+	dec=$(jq -r '[.verdicts[] | select(startswith("Decision: ")) | ltrimstr("Decision: ")] | first // empty' "$st")
+	[ -n "$dec" ] || dec="no decision: that takes a harm scenario and a kill scenario (scenarios.conf, column expect) with data and a control, and this run lacks one."
+	echo "$(report_platform "$mf") ${dec^}"
+	echo
+	# The headline: each harm scenario against the control its scenario
+	# names (slb-stats' wording, .effect), one ratio each.
+	jq -r --slurpfile e <(while read -r s; do
+			[ "$(scenario_field "$run/scenarios.conf" "$s" 6)" = harm ] && printf '"%s"\n' "$s"
+		done <"$run/scenarios.list") \
+		'.comparisons[] | select(.b as $b | $e | index($b)) | "- **\(.b)** against \(.a): p99.9 \(.effect)"' "$st" >"$run/report.head.tmp"
+	if [ -s "$run/report.head.tmp" ]; then
+		echo "Each scenario expected to harm, p99.9 on the isolated vCPU against the control it names:"
+		echo
+		cat "$run/report.head.tmp"
+		echo
+	fi
+	rm -f "$run/report.head.tmp"
+	[ ! -f "$run/plots/summary.png" ] || { echo '![summary](plots/summary.png)'; echo; }
+	echo "## Verdict"
+	echo
+	jq -r '.verdicts[] | select(startswith("Decision: ") | not) | "- \(.)"' "$st"
+	echo
+	echo "## Setup"
 	echo
 	if report_is_native "$mf"; then
 		report_native_banner "$mf"
@@ -34,9 +84,6 @@ mf=$m
 		echo "host without split-lock hardware, with the host's noise in it. Read the"
 		echo "ratios and who dies, not the microseconds."
 	fi
-	echo
-	report_runner_warning "$mf"
-	echo "## Setup"
 	echo
 	report_native_setup "$mf"
 	jq -r 'select(.emulated != false) |
@@ -67,7 +114,7 @@ mf=$m
 	echo "comparisons and verdicts use the corrected per-rep figures."
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
-	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	jq -r 'def v: if . == null then "no data" else . end;
 		.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us | v) | \(.p50_us | v) | \(.p99_us | v) | \(.p999_us | v) | \(.max_us | v) | \(.corrected.p99_us | v) | \(.corrected.p999_us | v) | \(if .cycles_pct == null or .cycles_pct < 0 then "no data" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
 	# The reps that did not end ok, with why (outcome.json, stderr.txt).
@@ -114,15 +161,11 @@ mf=$m
 	echo
 	echo "Method: $(jq -r '.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; ")' "$st")."
 	echo
-	echo "## Verdict"
-	echo
-	jq -r '.verdicts[] | "- \(.)"' "$st"
-	echo
 	echo "## Plots"
 	echo
-	# what plots.sh drew (a scenario without a usable rep is left out)
+	# what plots.sh drew (a scenario without a usable rep is left out;
+	# the summary opens the report)
 	img() { [ ! -f "$run/plots/$2.png" ] || printf '![%s](plots/%s.png)%b' "$1" "$2" "$3"; }
-	img summary summary '\n\n'
 	img "each comparison" pairs '\n\n'
 	echo "$(img overlay overlay ' ')$(img tail ccdf ' ')$(img "max per rep" maxrep '')"
 	[ -f "$run/plots/summary.png" ] || echo "No plots: no scenario has a usable rep."
@@ -179,7 +222,25 @@ mv "$run/report.md.tmp" "$run/report.md"
 command -v cmark-gfm >/dev/null || die "cmark-gfm missing: run 'make deps'"
 {
 	printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n' "Split-lock latency study: run $(basename "$run")"
-	printf '<style>body{font-family:sans-serif;max-width:80em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}img{max-width:100%%}</style>\n'
+	# A stylesheet of its own, no external resource: the title as a
+	# header block, the Decision paragraph marked, tables with padding,
+	# zebra rows and right-aligned numbers (cmark-gfm's align="right").
+	cat <<-'EOF'
+	<style>
+	body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d232b;max-width:75em;margin:0 auto;padding:0 1.2em 3em}
+	h1{font-size:1.45em;margin:.8em 0 .6em;padding:.55em .8em;background:#eef2f7;border-left:6px solid #2b5fa8}
+	h2{font-size:1.2em;margin:1.8em 0 .5em;padding-bottom:.15em;border-bottom:1px solid #c9d1db}
+	h2:first-of-type+p{font-size:1.05em;padding:.6em .9em;background:#fdf7e7;border-left:5px solid #c9971c}
+	table{border-collapse:collapse;font-size:.86em;margin:.6em 0 1em;display:block;overflow-x:auto}
+	th,td{border:1px solid #d3d9e0;padding:.28em .6em;vertical-align:top}
+	th{background:#e6ebf1}
+	tbody tr:nth-child(even){background:#f5f7fa}
+	td,th{font-variant-numeric:tabular-nums}
+	code{font-size:.92em;background:#f1f3f5;padding:0 .2em}
+	li{margin:.25em 0}
+	img{max-width:100%;height:auto}
+	</style>
+	EOF
 	printf '</head><body>\n'
 	cmark-gfm --extension table --extension autolink "$run/report.md" || exit 1
 	printf '</body></html>\n'

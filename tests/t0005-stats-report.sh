@@ -117,11 +117,25 @@ zero_filled() { # every bin from 0 on, one width, zeros kept, the same rows for 
 }
 t_ok "histogram data: zero-filled bins of one width and one range for all scenarios" zero_filled
 t_ok "plots say 'emulated (QEMU TCG)'" grep -q 'emulated (QEMU TCG)' "$T_TMP/harm/plots/overlay.svg"
-t_ok "report.md carries the verdicts" grep -q '^- Decision: in this run the split-lock load raised' "$T_TMP/harm/report.md"
+t_ok "report.md carries the verdicts" grep -q '^- split-off: the load on the housekeeping vCPU(s) raised' "$T_TMP/harm/report.md"
+# The report opens with the decision: its first section, one paragraph
+# that names the platform first, then the headline per harm scenario
+# (against its own control only) and the summary plot, before any table.
+head_first() {
+	local f=$T_TMP/harm/report.md
+	[ "$(grep -m1 '^## ' "$f")" = "## Decision" ] &&
+		grep -A2 -x '## Decision' "$f" | grep -q '^Emulated, not measured on hardware: .* In this run the split-lock load raised' &&
+		grep -qx -- '- \*\*split-off\*\* against aligned: p99.9 x[0-9.]* (95 % CI .*), significantly higher' "$f" &&
+		[ "$(grep -c '^- \*\*' "$f")" = 1 ] &&
+		[ "$(grep -n -m1 'plots/summary.png' "$f" | cut -d: -f1)" -lt "$(grep -n -m1 '^|' "$f" | cut -d: -f1)" ] &&
+		[ "$(grep -m1 -n '^## Caveats' "$f" | cut -d: -f1)" -gt "$(grep -m1 -n '^## Comparisons' "$f" | cut -d: -f1)" ] &&
+		! grep -q '^- Decision:' "$f"
+}
+t_ok "report.md opens with the decision (platform first), the headline and the summary plot; tables after" head_first
 t_ok "report.md has the summary table row for split-off" grep -q '^| split-off | 6/6 | 120000 |' "$T_TMP/harm/report.md"
 t_ok "report.md lists the per-rep corrected p99.9" grep -q '^- split-off: [0-9]*, [0-9]*, [0-9]*, [0-9]*, [0-9]*, [0-9]*$' "$T_TMP/harm/report.md"
 t_ok "report.md links the plots" grep -q '(plots/overlay.png)' "$T_TMP/harm/report.md"
-html() { grep -q '<table>' "$1" && grep -q '<li>Decision: in this run the split-lock load raised' "$1" && grep -q '<img src="plots/overlay.png" alt="overlay" />' "$1" && tail -n 1 "$1" | grep -q '</html>'; }
+html() { grep -q '<table>' "$1" && grep -q '<p>Emulated, not measured on hardware: .* In this run the split-lock load raised' "$1" && grep -q '<img src="plots/overlay.png" alt="overlay" />' "$1" && tail -n 1 "$1" | grep -q '</html>'; }
 t_ok "report.html (cmark-gfm) carries the same tables, verdicts and plots" html "$T_TMP/harm/report.html"
 t_ok "... nothing of report.md lost as raw HTML or turned into a quote" sh -c "! grep -q -e 'raw HTML omitted' -e '<blockquote>' '$T_TMP/harm/report.html' && grep -q 'rep&lt;k&gt;/cmdline' '$T_TMP/harm/report.html'"
 
@@ -186,7 +200,7 @@ t_ok "... drawn in the scenario's histogram plot" t_is_png "$T_TMP/unus/plots/hi
 	split-off:100:60:6:completed split-on:100:10:6:sigbus:0 aligned-on:100:10:6:completed rt-split-on:100:10:6:sigbus:0
 "$STATS" "$T_TMP/harmrt" >"$T_TMP/harmrt.json"
 t_ok "rtkill: the RT task's own death is stated" has_verdict harmrt '^rt-split-on: the RT task itself took a split lock with detection on and died of SIGBUS in 6 of 6 reps'
-t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeasured" has_verdict harmrt 'What it risks: an RT task that itself takes a split lock is killed \(rt-split-on, 6 of 6 reps\). Not measured here: real hardware\.$'
+t_ok "rtkill: the decision names it as the risk and no longer lists it as unmeasured" has_verdict harmrt 'What it risks: an RT task that itself takes a split lock is killed \(rt-split-on, 6 of 6 reps\)\.$'
 # The #DB rate limit (role ratelimit): the offender's rate is stated.
 "$FAKE" "$T_TMP/rl" baseline:100:10:6:none split-ratelimit:100:10:6:completed:105
 sed -i 's/^load_end_ms=12$/load_end_ms=10000/' "$T_TMP"/rl/split-ratelimit/rep*/rep.info
@@ -226,8 +240,30 @@ same6 | split_lock_detect | slb-load:aligned | | base6 | cost | the same at 6 us
 CONF
 "$STATS" "$T_TMP/floor" >"$T_TMP/floor.json"
 t_ok "3 us floor, identical reps: equivalence 'not resolvable', not 'equivalent'" cmpf floor "same3 / base3" '.equivalent == false and .resolvable == false and .equivalence == "not resolvable" and .floor_us == 3'
-t_ok "... and the verdict says so instead of a verdict on equivalence" has_verdict floor '^same3: .*no difference shown \(the same value in all 6 pairs\); equivalence within x1.2 is not resolvable at this resolution \(1 us bins at 3 us: one bin is x1.33\)'
+t_ok "... and the verdict says so instead of a verdict on equivalence" has_verdict floor '^same3: .*by x1 \(all 6 pairs: 3 against 3 us, same seed\), no difference shown; equivalence within x1.2 is not resolvable at this resolution \(1 us bins at 3 us: one bin is x1.33\)'
 t_ok "6 us floor: resolvable, equivalent within x1.2" cmpf floor "same6 / base6" '.equivalent == true and .resolvable == true'
+# Deterministic ties (every pair the same two values, as the virtual clock
+# gives): said in words, "all 6 pairs: 9 against 3 us", not as an interval
+# of 3.00-3.00. Medians one 1 us bin apart: named as one bin, not as
+# "significantly higher", whatever the exact test says (p = 2/64 here).
+"$FAKE" "$T_TMP/tie" base3:3:0:6:none hot9:9:0:6:completed
+cat >"$T_TMP/tie/scenarios.conf" <<'CONF'
+base3 | split_lock_detect=off | none | | - | none | a 3 us floor
+hot9 | split_lock_detect=off | slb-load:split | | base3 | harm | 9 us in every rep
+CONF
+"$STATS" "$T_TMP/tie" >"$T_TMP/tie.json"
+t_ok "tie: the comparison's JSON says so (pairs, both values)" cmpf tie "hot9 / base3" '.tie == {"pairs": 6, "a_us": 3, "b_us": 9} and .one_bin == false'
+t_ok "... and the verdict words it, without an interval" has_verdict tie '^hot9: the load .* raised p99.9 latency on the isolated vCPU x3 \(all 6 pairs: 9 against 3 us, same seed\) over base3\.$'
+t_ok "no tie where the reps vary" cmpf harm "split-off / aligned" '.tie == null'
+"$FAKE" "$T_TMP/bin" base3:3:0:6:none low4:4:0:6:completed
+cat >"$T_TMP/bin/scenarios.conf" <<'CONF'
+base3 | split_lock_detect=off | none | | - | none | a 3 us floor
+low4 | split_lock_detect=off | none | | base3 | none | 4 us in every rep
+CONF
+"$STATS" "$T_TMP/bin" >"$T_TMP/bin.json"
+t_ok "one bin apart: the JSON says so" cmpf bin "low4 / base3" '.one_bin == true and .significant == true'
+t_ok "... and the verdict names one bin, not 'significantly higher'" has_verdict bin '^low4 against base3: p99.9 x1.33 \(all 6 pairs: 4 against 3 us, same seed\), one 1 us bin apart \(4 vs 3 us\): below the histogram.s resolution\.$'
+t_ok "... and nothing says 'significantly'" jq -e '[.verdicts[] | test("significantly")] | any | not' "$T_TMP/bin.json"
 # The tail beyond p99.9: 5 samples at 6 us in every rep of 20000 leave
 # p99.9 at 3 us, but the max and the count above the control's max differ
 # in all 6 pairs (p = 2/64).

@@ -19,7 +19,12 @@
  * that latency ("not resolvable at this resolution" otherwise). Beyond
  * p99.9, per rep the max and the samples above the control's maximum (or
  * --deadline), tested the same way. Inconclusive comparisons say how many
- * reps would settle them.
+ * reps would settle them. Where every pair holds the same two values (the
+ * virtual clock is deterministic) the comparison says so in words ("all 7
+ * pairs: 60 against 3 us", JSON "tie"), and two medians one histogram bin
+ * apart are named as one bin ("one_bin"), not as a significant difference.
+ * Each comparison's "effect" is its p99.9 sentence, as the verdicts word
+ * it, for the report's headline.
  * With --against RUN_A the comparisons are per scenario, this run over
  * RUN_A (make compare).
  *
@@ -88,6 +93,13 @@ struct cmp {
 	double tail_us;		/* samples above this count as the tail */
 	int tail_deadline;	/* tail_us is DEADLINE_US (else the control's maximum) */
 	int tail_significant;
+	/*
+	 * tie: paired, and every pair holds the same two values (a deterministic
+	 * emulator): tie_a_us against tie_b_us in all pairs, said in words.
+	 * one_bin: the two median p99.9 one histogram bin apart.
+	 */
+	int tie, one_bin;
+	double tie_a_us, tie_b_us;
 };
 
 static struct run run, base;
@@ -334,6 +346,10 @@ static void compare(const struct run_scen *a, const struct run_scen *b, const ch
 	c->ci999_90[1] = exp(q->hi90);
 	c->p = q->p;
 	c->significant = c->p < ALPHA;
+	c->tie = q->paired && q->amax - q->amin < 1e-6 && q->bmax - q->bmin < 1e-6;
+	c->tie_a_us = q->amed;
+	c->tie_b_us = q->bmed;
+	c->one_bin = fabs(fabs(q->bmed - q->amed) - HIST_BIN_US) < 1e-6;
 	/*
 	 * Resolution: with 1 us bins at a 3 us floor the nearest values are 2
 	 * and 4 (x0.67, x1.33), both outside the margin: "within x1.2" would
@@ -575,13 +591,18 @@ static const char *sig_word(const struct cmp *c)
 	static int k;
 	char *b = buf[k++ % 4], same[80] = "";
 
+	if (c->significant && c->one_bin) {
+		snprintf(b, 400, ", one %d us bin apart (%.0f vs %.0f us): below the histogram's resolution", HIST_BIN_US,
+			 c->q999.bmed, c->q999.amed);
+		return b;
+	}
 	if (c->significant)
 		return c->r_p999 >= 1 ? ", significantly higher" : ", significantly lower";
 	if (c->equivalent)
 		return ", equivalent within x1.2";
 	if (!c->na || !c->nb)
 		return "";
-	if (c->q999.paired && c->q999.identical)
+	if (c->q999.paired && c->q999.identical && !c->tie)
 		snprintf(same, sizeof(same), " (the same value in all %d pairs)", c->na);
 	if (!c->resolvable) {
 		snprintf(b, 400, ", no difference shown%s; equivalence within x%.1f is not resolvable at this resolution (%d us bins at %.0f us: one bin is x%.2f)",
@@ -596,7 +617,12 @@ static const char *sig_word(const struct cmp *c)
 	return b;
 }
 
-/* "x99 (95 % CI a-b; exact signed-rank test over 6 pairs, p = P)" for c's p99.9. */
+/*
+ * "x99 (95 % CI a-b; exact signed-rank test over 6 pairs, p = P)" for c's
+ * p99.9, or where every pair holds the same two values (a tie) "x20 (all
+ * 7 pairs: 60 against 3 us, same seed)": an interval of 20.00-20.00 would
+ * state a precision the values do not have.
+ */
 static const char *effect(const struct cmp *c)
 {
 	static char buf[4][400];
@@ -610,6 +636,9 @@ static const char *effect(const struct cmp *c)
 		snprintf(design, sizeof(design), "exact rank test over %d vs %d reps, unpaired: %s", c->nb, c->na, q->why);
 	if (!c->na || !c->nb)
 		snprintf(b, 400, "(no rep had the %d samples beyond p99.9 it takes)", MIN_BEYOND);
+	else if (c->tie)
+		snprintf(b, 400, "x%.3g (all %d pairs: %.0f against %.0f us, same seed)", c->r_p999, c->na, c->tie_b_us,
+			 c->tie_a_us);
 	else if (isnan(c->ci999[0]) && q->paired)
 		snprintf(b, 400, "x%.2f (%d pairs: too few for a 95 %% interval; %s, p = %.2g)", c->r_p999, c->na, design, c->p);
 	else if (isnan(c->ci999[0]))
@@ -730,9 +759,9 @@ static void verdicts(void)
 			if (!impact)
 				impact = c;
 			if (c->significant)
-				VERDICT("%s: %s %s p99.9 latency on the isolated vCPU %s%s over %s%s.",
+				VERDICT("%s: %s %s p99.9 latency on the isolated vCPU %s%s over %s%s%s.",
 					sc->name, who, c->r_p999 >= 1 ? "raised" : "lowered", effect(c), beyond_note(sc),
-					sc->control, cpu_traps_note(sc));
+					sc->control, c->one_bin ? sig_word(c) : "", cpu_traps_note(sc));
 			else
 				VERDICT("%s: %s did not significantly change p99.9 latency on the isolated vCPU over %s: %s%s%s%s%s.",
 					sc->name, who, sc->control, effect(c), sig_word(c), beyond_note(sc), cpu_traps_note(sc),
@@ -794,14 +823,24 @@ static void verdicts(void)
 		VERDICT("No verdicts: the run's scenarios.conf gives no roles (columns control and expect).");
 	/* What the run measured beyond the harm and its cure, then what not. */
 	if (cost)
-		snprintf(costs, sizeof(costs), "What detection cost a split-lock-free load (%s): %s%s%s. ",
-			 cost->b->name, effect(cost), sig_word(cost), cost->significant ? "" : tail_text(cost));
+		snprintf(costs, sizeof(costs), "What detection cost a split-lock-free load (%s): %s%s. ",
+			 cost->b->name, effect(cost), sig_word(cost));
 	if (rt && count_fate(rt->b, "sigbus"))
 		snprintf(risk, sizeof(risk), "What it risks: an RT task that itself takes a split lock is killed (%s, %d of %d reps). ",
 			 rt->b->name, count_fate(rt->b, "sigbus"), rt->b->nreps);
-	snprintf(unmeasured, sizeof(unmeasured), "Not measured here: %s%sreal hardware.",
-		 cost ? "" : "what detection costs a split-lock-free application, ",
-		 risk[0] ? "" : "what detection does to an RT task that itself takes a split lock, ");
+	/* the platform (emulated or which machine) opens the report's Decision */
+	if (!cost || !risk[0])
+		snprintf(unmeasured, sizeof(unmeasured), "Not measured here: %s%s%s.",
+			 cost ? "" : "what detection costs a split-lock-free application",
+			 !cost && !risk[0] ? ", " : "",
+			 risk[0] ? "" : "what detection does to an RT task that itself takes a split lock");
+	else
+		unmeasured[0] = '\0';
+	/* costs and risk end in ". ": no space after the last sentence */
+	if (!unmeasured[0] && risk[0])
+		risk[strlen(risk) - 1] = '\0';
+	else if (!unmeasured[0] && costs[0])
+		costs[strlen(costs) - 1] = '\0';
 	if (impact && on) {
 		harm = impact->significant && impact->r_p999 > 1;
 		cured = count_fate(on->b, "sigbus") && !(on->significant && on->r_p999 > 1);
@@ -915,6 +954,12 @@ static void cmp_json(const struct cmp *c, int last)
 	printf(", \"bin_over_value\": ");
 	jnum(c->resolution);
 	printf(", \"reps_needed_detect\": %d, \"reps_needed_equivalence\": %d", c->need_detect, c->need_equiv);
+	if (c->tie)
+		printf(", \"tie\": {\"pairs\": %d, \"a_us\": %.0f, \"b_us\": %.0f}", c->na, c->tie_a_us, c->tie_b_us);
+	else
+		printf(", \"tie\": null");
+	printf(", \"one_bin\": %s, \"effect\": \"%s%s\"", c->ok && c->one_bin ? "true" : "false", c->ok ? effect(c) : "",
+	       c->ok ? sig_word(c) : "");
 	printf(", \"tail\": {\"threshold_us\": %.0f, \"threshold_from\": \"%s\"", c->tail_us,
 	       c->tail_deadline ? "DEADLINE_US" : "the control's maximum");
 	jdesign(m);
@@ -1014,6 +1059,7 @@ static int write_summary_data(const char *dir)
 		const struct cmp *c = role_cmp(sc);
 		double lo = INFINITY, hi = -INFINITY;
 		long top = scen_max(sc);
+		char lab[80];
 
 		for (int r = 0; r < sc->nreps; r++)
 			if (sc->reps[r].have_hist)
@@ -1029,11 +1075,19 @@ static int write_summary_data(const char *dir)
 				hi = fmax(hi, (double)c->a->reps[r].cst.max_us);
 			}
 		fprintf(g, "%d %s %s %.0f %.0f %.4g ", i, sc->name, c->a->name, lo, hi, c->r_p999);
-		if (isnan(c->ci999[0]))
-			fprintf(g, "? ? \"x%.3g%s\" %ld\n", c->r_p999, c->significant ? " *" : "", top);
+		/* a tie in words, one bin named as such: no interval, no "*" */
+		if (c->tie || c->one_bin)
+			snprintf(lab, sizeof(lab), "x%.3g (%s%s%s)", c->r_p999, c->tie ? "all pairs" : "",
+				 c->tie && c->one_bin ? ", " : "", c->one_bin ? "one bin" : "");
+		else if (isnan(c->ci999[0]))
+			snprintf(lab, sizeof(lab), "x%.3g%s", c->r_p999, c->significant ? " *" : "");
 		else
-			fprintf(g, "%.4g %.4g \"x%.3g (%.3g-%.3g)%s\" %ld\n", c->ci999[0], c->ci999[1], c->r_p999, c->ci999[0],
-				c->ci999[1], c->significant ? " *" : "", top);
+			snprintf(lab, sizeof(lab), "x%.3g (%.3g-%.3g)%s", c->r_p999, c->ci999[0], c->ci999[1],
+				 c->significant ? " *" : "");
+		if (isnan(c->ci999[0]))
+			fprintf(g, "? ? \"%s\" %ld\n", lab, top);
+		else
+			fprintf(g, "%.4g %.4g \"%s\" %ld\n", c->ci999[0], c->ci999[1], lab, top);
 	}
 	fclose(f);
 	fclose(g);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The one reader of slb-calibrate's calibration.json (schema 1), for
-# bench/calibrate.sh and bench/validate-model.sh:
+# bench/calibrate.sh, bench/validate-model.sh and bench/report.sh:
 #   jq -L "$SLB_JQ_LIB" 'include "calibration"; cal_check | ...' FILE
 
 # cal_check: the document, when it holds what the readers use (tool,
@@ -17,6 +17,11 @@ def cal_check:
 			and all(.none, .aligned, .split; (.ns_per_step | type) == "number")))
 	| need("levels"; (.levels | type) == "array" and all(.levels[]; (.level | type) == "string"))
 	| need("issuer forms"; (.issuer | type) == "array" and all(.issuer[]; (.form | type) == "string"));
+
+# cal_machine: the machine a calibration measured, in words: its CPU
+# model and, when the hypervisor flag was set, that it is a virtual machine.
+def cal_machine:
+	"\(.machine.cpu_model // "an unnamed CPU")\(if .machine.hypervisor then ", a virtual machine (hypervisor flag set)" else "" end)";
 
 # cal_est(f): [estimate, lo, hi] of an estimate object whose value is field
 # f (.ratio, .ns_per_step, .ns_per_op); no interval: the point, twice.
