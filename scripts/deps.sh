@@ -19,6 +19,8 @@ PACKAGES=(
 	# study, plots, report (report.html: GitHub-flavoured Markdown), tests;
 	# ssh targets (TARGET=ssh:..., and the test's sshd)
 	gnuplot-nox jq procps cmark-gfm openssh-client openssh-server
+	# report.html checked in a real browser, headless (t0023)
+	chromium
 	# RUNNER=slurm (sbatch, squeue, scancel, scontrol) and t4006's one-node
 	# Slurm (slurmctld, slurmd, munged)
 	slurm-wlm munge
