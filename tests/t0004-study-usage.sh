@@ -30,7 +30,7 @@ make -s -C "$T_ROOT" bench CLOCK=foo >"$T_TMP/make.out" 2>&1
 t_ok "make bench CLOCK=foo stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"CLOCK 'foo' is not allowed\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
 t_ok "--resume of a run that is not there names the runs there are" refuses "--resume 'nosuch': no interrupted run of that id in $T_TMP/res (allowed: none)" --resume nosuch
 make -s -C "$T_ROOT" bench RESUME=nosuch >"$T_TMP/make.out" 2>&1
-t_ok "make bench RESUME=nosuch stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q \"--resume 'nosuch': no interrupted run\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
+t_ok "make bench RESUME=nosuch stops with exit 2 before building" sh -c "[ $? = 2 ] && grep -q -e \"--resume 'nosuch': no interrupted run\" '$T_TMP/make.out' && ! grep -q CC '$T_TMP/make.out'"
 # A scenario's guest column (8): vcpus=N and kernel=VARIANT, checked too.
 guest_conf() { sed "s/^baseline  *|\(.*\)\$/baseline |\1 | $1/" "$T_ROOT/rt-config/scenarios.conf" >"$T_TMP/g.conf"; }
 grefuses() { guest_conf "$1"; SLB_SCENARIO_FILE=$T_TMP/g.conf refuses "$2" --scenarios baseline; }

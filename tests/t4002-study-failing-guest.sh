@@ -11,7 +11,7 @@ SLB_SCENARIO_FILE=$T_TMP/scenarios.conf "$T_ROOT/bench/study.sh" --scenarios bro
 rc=$?
 run=$T_TMP/res/f
 t_ok "the study completes (exit 0) although one guest panicked" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/out'; exit 1; }"
-t_ok "progress reports the failed run and goes on" grep -q "broken rep 1: guest run ended 'panic' (recorded; the matrix goes on)" "$T_TMP/out"
+t_ok "progress reports the failed run, with why, and goes on" grep -q "broken rep 1: guest run ended 'panic': Kernel panic - not syncing.* (recorded; the matrix goes on)" "$T_TMP/out"
 t_ok "the panic is recorded in rep.info" grep -qx 'outcome=panic' "$run/broken/rep1/rep.info"
 t_ok "the summary counts it: broken 0 of 1 reps ok" jq -e '.scenarios[] | select(.name == "broken") | .reps_ok == 0 and .reps_total == 1' "$run/summary.json"
 t_ok "the other scenario still ran" jq -e '.scenarios[] | select(.name == "baseline") | .reps_ok == 1' "$run/summary.json"
