@@ -12,10 +12,14 @@ set output out.".".fmt
 set title sprintf("p99.9 and max per rep, control's range shaded, ratio over the control (95 %% CI), %s, run %s", emul, run) noenhanced
 set ylabel sprintf("latency (us, %s, log)", timebase)
 set logscale y
-set yrange [1:*]
 set xrange [-0.6:words(names) - 0.4]
 set xtics rotate by -30 noenhanced
 set datafile missing "?"
+# Headroom above the highest point for the ratio labels, which stand
+# upright from 1.4 times it (an autoscaled axis ends at the point and
+# cuts them off).
+stats datadir."/summary-scen.dat" using 10 nooutput
+set yrange [1:(STATS_max > 1 ? STATS_max * 40 : 100)]
 set style fill transparent solid 0.25 noborder
 set key outside right top
 plot datadir."/summary-scen.dat" using 1:(sqrt($4 * $5)):($1 - 0.4):($1 + 0.4):($4 - 0.5):($5 + 0.5) with boxxyerror \
