@@ -209,10 +209,13 @@ SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
 SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") $(if $(SWEEP_CALIBRATIONS),--calibrations "$(SWEEP_CALIBRATIONS)") --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
 	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
 	$(if $(CALIBRATION),--calibration "$(CALIBRATION)")
+# make bench-sweep RESUME=<id>: finish an interrupted sweep with its own
+# options (JOBS and RUNNER may differ).
+SWEEP_RUN_ARGS = $(if $(RESUME),--resume "$(RESUME)" --jobs "$(JOBS)" --runner "$(RUNNER)",$(SWEEP_ARGS))
 bench-sweep:
-	$(Q)bench/sweep.sh --validate $(SWEEP_ARGS)
+	$(Q)bench/sweep.sh --validate $(SWEEP_RUN_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_ARGS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_RUN_ARGS)
 
 # This machine's own split-lock costs, no emulator (bench/calibrate.sh):
 # the issuer's cost per LOCKed form, a victim on another CPU under no,

@@ -24,8 +24,14 @@
 # study after another; slurm: every study submitted at once, each a job
 # array; bench/runner/).
 #
+# Ctrl-C keeps what the sweep finished (its finished studies, and the
+# recorded reps of the one under way) in RESULTS/.incomplete-<id>;
+# --resume ID (make bench-sweep RESUME=ID) finishes it with its own
+# options, each study resumed (bench/study.sh --resume) or run.
+#
 # Exit status: 0 done, 1 failure, 2 usage error (nothing started), 130
-# interrupted (nothing kept).
+# interrupted (what finished kept for --resume; nothing finished: nothing
+# kept).
 set -uo pipefail
 SLB_PROG=sweep
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -70,14 +76,19 @@ the isolated vCPU's latency against the cost.
       --deadline US     the deadline drawn and judged, 1 to 1000000 (default $deadline)
   -o, --results DIR     where the sweep goes (default results/)
       --id ID           sweep id (default: sweep-date-time)
+      --resume ID       finish the interrupted sweep ID with its own options
+                        (only --results, --jobs and --runner may be given)
       --validate        check the arguments and exit (0 good, 2 bad)
   -h, --help            this text
 USAGE
 }
 
 opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
-	-l runner:,bus-lock-model:,calibration:,calibrations: -- "$@") || exit 2
+	-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "$@") || exit 2
 eval set -- "$opts"
+resume=
+# parse_opts OPTION...: the options into the variables (getopt's output).
+parse_opts() {
 while true; do
 	case $1 in
 	--costs) costs=$2; shift 2 ;;
@@ -93,12 +104,37 @@ while true; do
 	--deadline) deadline=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
+	--resume) resume=$2; shift 2 ;;
 	--validate) validate=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
 	esac
 done
 [ $# -eq 0 ] || usage_error "unexpected argument '$1' (see --help)"
+}
+args=("$@")
+parse_opts "$@"
+# --resume ID: the sweep's own options (sweep.args), then --results,
+# --jobs and --runner as given here; nothing else may be given.
+if [ -n "$resume" ]; then
+	case $resume in .* | */* | *[!A-Za-z0-9._-]*) usage_error "--resume '$resume' is not a sweep id" ;; esac
+	rdir=$results/.incomplete-$resume
+	[ -f "$rdir/sweep.args" ] || usage_error "--resume '$resume': no interrupted sweep of that id in $results"
+	for a in "${args[@]}"; do
+		case $a in --resume | -o | --results | -j | --jobs | -R | --runner | --validate | --) ;;
+		-*) usage_error "--resume takes the sweep's own options: '$a' is not allowed beside it (allowed: --results, --jobs, --runner)" ;;
+		esac
+	done
+	r_results=$results r_jobs=$jobs r_runner=$runner
+	mapfile -t stored <"$rdir/sweep.args"
+	sopts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
+		-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "${stored[@]}") || usage_error "$rdir/sweep.args does not parse"
+	eval set -- "$sopts"
+	parse_opts "$@"
+	results=$r_results jobs=$r_jobs runner=$r_runner id=$resume
+	pid=$(cat "$rdir/.pid" 2>/dev/null)
+	[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || usage_error "--resume '$resume': the sweep is still running (pid $pid)"
+fi
 check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
 [ "$cal_given" = 0 ] || [ -n "$costs" ] || [ "$bus_model" = all ] ||
 	usage_error "--calibration '$calibration' is the calibration --costs scales; the calibrations swept each at its own cost are --calibrations"
@@ -169,7 +205,7 @@ fi
 list=${list% }
 check_number --deadline "$deadline" 1 1000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
-check_run_id "$results" "$id" sweep
+[ -n "$resume" ] || check_run_id "$results" "$id" sweep
 model_args=(--bus-lock-model "$bus_model")
 [ "$bus_model" = all ] || model_args+=(--calibration "$calibration")
 study=("$SLB_ROOT/bench/study.sh" --clock virtual "${model_args[@]}" --duration "$duration"
@@ -180,19 +216,51 @@ study=("$SLB_ROOT/bench/study.sh" --clock virtual "${model_args[@]}" --duration 
 
 mkdir -p "$results" || die "cannot create $results"
 tmp=$results/.incomplete-$id
-rm -rf "$tmp"
-mkdir -p "$tmp" || die "cannot create $tmp"
-trap 'trap "" INT TERM HUP; sub_stop; rm -rf "$tmp"; say "interrupted: nothing kept of sweep $id"; exit 130' INT TERM HUP
+if [ -z "$resume" ]; then
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || die "cannot create $tmp"
+	# the options that make this sweep again, for --resume
+	printf '%s\n' --bus-lock-model "$bus_model" --duration "$duration" --reps "$reps" --vcpus "$vcpus" \
+		--quantum-ns "$quantum_ns" --deadline "$deadline" --id "$id" >"$tmp/sweep.args"
+	if [ -n "$cals" ]; then printf '%s\n' --calibrations "$cals" >>"$tmp/sweep.args"
+	else printf '%s\n' --costs "$costs" >>"$tmp/sweep.args"; fi
+	[ "$bus_model" = all ] || [ -z "$costs" ] || printf '%s\n' --calibration "$calibration" >>"$tmp/sweep.args"
+fi
+echo $$ >"$tmp/.pid"
+# Ctrl-C: each study under way keeps its recorded reps (bench/study.sh);
+# the sweep keeps them and its finished studies, if there are any.
+stop_sweep() {
+	trap '' INT TERM HUP
+	sub_stop
+	rm -f "$tmp/.pid"
+	if [ -z "$(find "$tmp" -mindepth 3 -maxdepth 4 -name rep.info 2>/dev/null | head -n 1)" ] && [ -z "$resume" ]; then
+		rm -rf "$tmp"
+		say "interrupted: nothing had finished; nothing kept of sweep $id"
+	else
+		say "interrupted: what finished is kept in $tmp; 'make bench-sweep RESUME=$id' (bench/sweep.sh --resume $id) finishes the sweep"
+	fi
+	exit 130
+}
+trap stop_sweep INT TERM HUP
 # sub_study NAME WHAT ARG...: a study into $tmp/NAME (log $tmp/NAME.log).
 # Locally one after another; on Slurm all at once, each waiting on its own
 # job array (Slurm decides what runs when).
 total=$(($(echo "$list" | wc -w) + 1)) start=$(date +%s) n=0
+# On --resume a study already done is skipped, one interrupted resumed.
 sub_study() {
 	local name=$1 what=$2
 	shift 2
 	n=$((n + 1))
+	if [ -d "$tmp/$name" ]; then
+		say "[$n/$total] $what: done before"
+		return
+	fi
 	say "[$n/$total] $what; elapsed $(($(date +%s) - start)) s"
-	sub_start "$name" "$tmp/$name.log" "${study[@]}" "$@" --results "$tmp" --id "$name"
+	if [ -f "$tmp/.incomplete-$name/study.args" ]; then
+		sub_start "$name" "$tmp/$name.resumed.log" "$SLB_ROOT/bench/study.sh" --resume "$name" --results "$tmp" --jobs "$jobs" --runner "$runner"
+	else
+		sub_start "$name" "$tmp/$name.log" "${study[@]}" "$@" --results "$tmp" --id "$name"
+	fi
 	[ "$runner" = slurm ] || sub_wait || exit 1
 }
 sub_study aligned "the aligned control" --scenarios aligned
@@ -276,6 +344,7 @@ jq -r '
 	"A \(.deadline_us) us deadline: p99.9 breaks it \(verdict(.first_cost_p999_breaking_deadline_ns; "p99.9")); the largest wake-up \(verdict(.first_cost_breaking_deadline_ns; "max")). p99.9 \(if .monotonic_p999 then "grows" else "does not grow" end) monotonically with the cost.",
 	"",
 	"![sweep](sweep.png) ([SVG](sweep.svg))"' "$tmp/sweep.json" >"$tmp/report.md" || die "could not write report.md"
+rm -f "$tmp/.pid" "$tmp/sweep.args"
 mv "$tmp" "$results/$id" || die "could not rename $tmp"
 say "sweep $id complete in $(($(date +%s) - start)) s: $results/$id"
 sed -n '1s/^# //p' "$results/$id/sweep.dat"

@@ -78,9 +78,9 @@ check_run_id() {
 # .pid) and renamed by end_run_dir, so that Ctrl-C or a failure leaves no
 # half run. First the RESULTS/.incomplete-STALE directories that a run
 # killed outright (SIGKILL, power loss) left, once their process is gone,
-# are removed ("left by WHAT that did not finish"), but for a study that
-# can be resumed (its study.args: bench/study.sh --resume), which is named
-# and kept; a run handed to Slurm (bench/runner/slurm.sh: the job ids in
+# are removed ("left by WHAT that did not finish"), but for a study or a
+# sweep that can be resumed (its study.args or sweep.args: bench/study.sh
+# or bench/sweep.sh --resume), which is named and kept; a run handed to Slurm (bench/runner/slurm.sh: the job ids in
 # its .slurm-jobs) lives while Slurm still queues or runs one of its jobs.
 begin_run_dir() {
 	local results=$1 id=$2 glob=$3 what=$4 stale
@@ -89,6 +89,9 @@ begin_run_dir() {
 		[ -d "$stale" ] && run_dir_dead "$stale" || continue
 		if [ -f "$stale/study.args" ]; then
 			say "keeping $stale: an interrupted study; 'make bench RESUME=${stale##*/.incomplete-}' finishes it (or remove it)"
+			continue
+		elif [ -f "$stale/sweep.args" ]; then
+			say "keeping $stale: an interrupted sweep; 'make bench-sweep RESUME=${stale##*/.incomplete-}' finishes it (or remove it)"
 			continue
 		fi
 		say "removing $stale, left by $what that did not finish"

@@ -8,7 +8,7 @@
 # scenario a comparison needs without a usable rep, or a report that
 # fails, ends in exit 1 naming it, "no data" instead of numbers; a results
 # directory that fills up stops the study with the finished reps kept.
-# Seven 3 s guest runs, and three killed a second in.
+# Eleven 3 s guest runs or fewer, and one killed a second in.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "study fault tests"
 res=$T_TMP/res
@@ -29,7 +29,7 @@ rc=$?
 t_ok "an emulator that does not run: exit 1 before any rep, naming it" sh -c "[ $rc = 1 ] &&
 	grep -q \"the emulator '/bin/false' does not run\" '$T_TMP/f0.out' && ! grep -q 'starting baseline' '$T_TMP/f0.out' || { cat '$T_TMP/f0.out'; exit 1; }"
 t_ok "... and nothing is kept" sh -c "[ ! -e '$res/f0' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null"
-t_refuses "NoSuchModel" env SLB_CPU=NoSuchModel "${study[@]}" --scenarios baseline --reps 1 --id f1
+t_ok "a CPU model QEMU refuses: exit 2, one line naming it" t_refuses "NoSuchModel" env SLB_CPU=NoSuchModel "${study[@]}" --scenarios baseline --reps 1 --id f1
 t_ok "... a guest QEMU refuses: exit 2 naming the CPU model, nothing kept" sh -c "grep -q 'scenario baseline: its guest is refused' '$T_TMP/refuses.err' && [ ! -e '$res/f1' ] && ! ls -d '$res'/.incomplete-* 2>/dev/null"
 
 # Ctrl-C a second into the second rep: the first is kept, the one under
@@ -46,12 +46,12 @@ t_ok "Ctrl-C: exit 130, the finished rep kept for resume" sh -c "[ $rc = 130 ] &
 t_ok "... the recorded rep is there, no half rep" sh -c "[ -f '$inc/baseline/rep1/rep.info' ] && [ ! -e '$inc/aligned/rep1' ]"
 no_qemu() { ! pgrep -f -- "$inc" >/dev/null; }
 t_ok "... no QEMU of its own is left" no_qemu
-t_refuses "duration" "${study[@]}" --resume i --duration 4
+t_ok "--resume with a parameter that differs: exit 2, one line" t_refuses "duration" "${study[@]}" --resume i --duration 4
 t_ok "--resume refuses a parameter that differs, naming both values" grep -q "'4' here, '3' in the run" "$T_TMP/refuses.err"
-t_refuses "nosuch" "${study[@]}" --resume nosuch
+t_ok "--resume of an unknown run: exit 2, one line" t_refuses "nosuch" "${study[@]}" --resume nosuch
 t_ok "... an unknown run, naming the runs it could resume" grep -q "allowed: i" "$T_TMP/refuses.err"
 sed 's/^aligned /aligned  /' "$T_ROOT/rt-config/scenarios.conf" >"$T_TMP/changed.conf"
-t_refuses "scenario file" env SLB_SCENARIO_FILE="$T_TMP/changed.conf" "${study[@]}" --resume i
+t_ok "--resume under a changed scenario file: exit 2, one line" t_refuses "scenario file" env SLB_SCENARIO_FILE="$T_TMP/changed.conf" "${study[@]}" --resume i
 t_ok "... and nothing it refused touched the run" sh -c "[ -f '$inc/baseline/rep1/rep.info' ] && [ ! -e '$res/i' ]"
 
 # A QEMU killed (SIGKILL) a second into every aligned rep (the job file's
@@ -123,3 +123,21 @@ if mount -t tmpfs -o size=48m tmpfs "$mnt" 2>/dev/null; then
 else
 	t_skip "a results directory that fills up (3 tests)" "cannot mount a tmpfs here (not root?)"
 fi
+
+# A sweep interrupted once its first study is done keeps it; --resume
+# runs the rest with the sweep's own options, and refuses others.
+sweep=("$T_ROOT/bench/sweep.sh" --bus-lock-model all --costs 1000,3000 --duration 3 --reps 1 --jobs 1 --results "$res")
+env --default-signal=INT "${sweep[@]}" --id sw >"$T_TMP/sw.out" 2>&1 &
+pid=$!
+until_seen "$T_TMP/sw.out" '\[2/3\]'
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+t_ok "an interrupted sweep: exit 130, its finished study kept" sh -c "[ $rc = 130 ] && [ -s '$res/.incomplete-sw/aligned/summary.json' ] &&
+	grep -q \"'make bench-sweep RESUME=sw'\" '$T_TMP/sw.out' || { tail '$T_TMP/sw.out'; exit 1; }"
+t_ok "--resume of a sweep refuses another option: exit 2, one line" t_refuses "duration" "$T_ROOT/bench/sweep.sh" --resume sw --duration 4 --results "$res"
+"$T_ROOT/bench/sweep.sh" --resume sw --jobs 1 --results "$res" >"$T_TMP/sw2.out" 2>&1
+rc=$?
+t_ok "... --resume skips it, runs the others and finishes the sweep" sh -c "[ $rc = 0 ] && grep -q '\\[1/3\\] the aligned control: done before' '$T_TMP/sw2.out' &&
+	jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null && [ ! -e '$res/.incomplete-sw' ] || { tail '$T_TMP/sw2.out'; exit 1; }"
