@@ -338,21 +338,21 @@ awk -F'|' -v OFS='|' -v iso="$guest_iso" -v names=" ${list[*]} " '
 	{ print }' "$SCENARIO_FILE" >"$tmp/model-scenarios.conf" || die "could not write model-scenarios.conf"
 
 # One study after the other: the native one first, on a machine the guests
-# do not load.
-if [ -n "$native_run" ]; then
-	ln -s "$(realpath "$native_run")" "$tmp/native" || die "could not link $native_run"
-else
-	say "native study: ${#list[@]} scenarios x $reps reps (log: $tmp/native.log)"
-	sub_start native "$tmp/native.log" env SLB_SCENARIO_FILE="$SCENARIO_FILE" "$STUDY" "${native_args[@]}" --results "$tmp" --id native
-	sub_wait || die "the native study failed (log: $tmp/native.log)"
-fi
-if [ -n "$model_run" ]; then
-	ln -s "$(realpath "$model_run")" "$tmp/model" || die "could not link $model_run"
-else
-	say "emulated study: ${#list[@]} scenarios x $reps reps (log: $tmp/model.log)"
-	sub_start model "$tmp/model.log" env SLB_SCENARIO_FILE="$tmp/model-scenarios.conf" "$STUDY" "${model_args[@]}" --results "$tmp" --id model
-	sub_wait || die "the emulated study failed (log: $tmp/model.log)"
-fi
+# do not load. run_side SIDE RUN WHAT SCENARIO-FILE ARG...: the study of
+# SIDE into $tmp/SIDE, or a link to RUN, a finished one given.
+run_side() {
+	local side=$1 given=$2 what=$3 conf=$4
+	shift 4
+	if [ -n "$given" ]; then
+		ln -s "$(realpath "$given")" "$tmp/$side" || die "could not link $given"
+		return
+	fi
+	say "$what study: ${#list[@]} scenarios x $reps reps (log: $tmp/$side.log)"
+	sub_start "$side" "$tmp/$side.log" env SLB_SCENARIO_FILE="$conf" "$STUDY" "$@" --results "$tmp" --id "$side"
+	sub_wait || die "the $what study failed (log: $tmp/$side.log)"
+}
+run_side native "$native_run" native "$SCENARIO_FILE" "${native_args[@]}"
+run_side model "$model_run" emulated "$tmp/model-scenarios.conf" "${model_args[@]}"
 rm -f "$tmp/latest"
 for side in native model; do
 	stats_tool "$tmp/$side.stats.json" "$STATS" "$tmp/$side" || die "no statistics for the $side study"
