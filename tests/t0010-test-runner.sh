@@ -82,14 +82,17 @@ alone() {
 t_ok "-j 2: the t-serial script ran with nothing beside it" alone t0004-alone
 
 # Scripts marked t-host: in a lane of their own beside JOBS others, never beside
-# each other (listed first, both would start at once without the rule).
+# each other (listed first, both would start at once without the rule). The
+# plain ones last long enough for both t-host scripts and the t-light one
+# to run beside them on a busy machine (at 2 s the t-light one started
+# after them there: the runner polls, and each start costs a bash).
 d0=$d d=$T_TMP/host
 mkdir -p "$d"
 : >"$log"
 fake t0001-host-a 0.6 host
 fake t0002-host-b 0.6 host
-fake t0003-plain 2
-fake t0004-plain 2
+fake t0003-plain 4
+fake t0004-plain 4
 fake t0005-light 0.6 light
 "$RT" -j 2 --dir "$d" >"$T_TMP/host.out" 2>&1
 t_ok "-j 2 with t-host scripts: all pass, one stream in list order" sh -c "[ $? = 0 ] && tail -n 1 '$T_TMP/host.out' | grep -qx '10 passed, 0 failed, 0 skipped' &&

@@ -89,7 +89,7 @@ t_ok "same inputs, same seed: byte-identical histograms (baseline, in both studi
 t_ok "JOBS=1 and JOBS=2 give byte-identical histograms (split-off, beside baseline at JOBS=2)" same_hist split-off
 t_ok "the manifest records the clock mode, jobs and the bus-lock model (calibrated: its cost and hold)" \
 	jq -e '.params.clock == "virtual" and .params.jobs == 2 and .params.bus_lock_model == "calibrated"
-		and .params.bus_lock_ns == 57283 and .params.bus_hold_ns == 7034' "$T_TMP/jobs2/j/manifest.json"
+		and .params.bus_lock_ns == 1008 and .params.bus_hold_ns == 928' "$T_TMP/jobs2/j/manifest.json"
 
 # QEMU refuses what the model cannot do.
 t_ok "QEMU: bus-lock-ns without -icount is refused" t_qemu_refuses "bus-lock-ns needs TCG with -icount" \
