@@ -83,8 +83,13 @@ the isolated vCPU's latency against the cost.
 USAGE
 }
 
-opts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
-	-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "$@") || exit 2
+# sweep_getopt ARG...: the options, as getopt reads them (the command
+# line's, and a resumed sweep's sweep.args).
+sweep_getopt() {
+	getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
+		-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "$@"
+}
+opts=$(sweep_getopt "$@") || exit 2
 eval set -- "$opts"
 resume=
 # parse_opts OPTION...: the options into the variables (getopt's output).
@@ -127,8 +132,7 @@ if [ -n "$resume" ]; then
 	done
 	r_results=$results r_jobs=$jobs r_runner=$runner
 	mapfile -t stored <"$rdir/sweep.args"
-	sopts=$(getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
-		-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "${stored[@]}") || usage_error "$rdir/sweep.args does not parse"
+	sopts=$(sweep_getopt "${stored[@]}") || usage_error "$rdir/sweep.args does not parse"
 	eval set -- "$sopts"
 	parse_opts "$@"
 	results=$r_results jobs=$r_jobs runner=$r_runner id=$resume
