@@ -145,7 +145,7 @@ initramfs: $(GUEST_PROGS) kmod | $(GUESTBIN)
 BUILD_PAR = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) -j$$(nproc)
 
 CLOCK_ARGS = --clock "$(CLOCK)" --bus-lock-ns "$(or $(BUS_LOCK_NS),$(BUS_LOCK_NS_DEFAULT))" --quantum-ns "$(QUANTUM_NS)"
-RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
+RUN_GUEST = SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$(INITRD) bench/target/run-guest.sh --smp $(VCPUS) $(CLOCK_ARGS)
 # A study's: the bus-lock model (calibrated from CALIBRATION, or all).
 MODEL_ARGS = --clock "$(CLOCK)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
 	$(if $(BUS_LOCK_NS),--bus-lock-ns "$(BUS_LOCK_NS)") $(if $(CALIBRATION),--calibration "$(CALIBRATION)")
@@ -153,7 +153,7 @@ MODEL_ARGS = --clock "$(CLOCK)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$
 smoke: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	$(RUN_GUEST) -n smoke -t 300 -o "$$d/run" >/dev/null; rc=$$?; \
-	bench/smoke-report.sh "$$d/run"; exit $$rc
+	bench/report/smoke-report.sh "$$d/run"; exit $$rc
 
 shell: all kernel qemu initramfs
 	$(Q)d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
@@ -213,11 +213,11 @@ SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") $(if $
 # options (JOBS and RUNNER may differ).
 SWEEP_RUN_ARGS = $(if $(RESUME),--resume "$(RESUME)" --jobs "$(JOBS)" --runner "$(RUNNER)",$(SWEEP_ARGS))
 bench-sweep:
-	$(Q)bench/sweep.sh --validate $(SWEEP_RUN_ARGS)
+	$(Q)bench/experiment/sweep.sh --validate $(SWEEP_RUN_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/sweep.sh $(SWEEP_RUN_ARGS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/experiment/sweep.sh $(SWEEP_RUN_ARGS)
 
-# This machine's own split-lock costs, no emulator (bench/calibrate.sh):
+# This machine's own split-lock costs, no emulator (bench/experiment/calibrate.sh):
 # the issuer's cost per LOCKed form, a victim on another CPU under no,
 # aligned and split load. Split locks slow the whole machine: the tool
 # refuses a plan past CAL_MAX_SPLIT_S seconds of them.
@@ -232,9 +232,9 @@ CAL_ARGS = --duration "$(CAL_DURATION)" --reps "$(CAL_REPS)" --sizes "$(CAL_SIZE
 	--issuer-ms "$(CAL_ISSUER_MS)" --load-rate "$(CAL_LOAD_RATE)" --max-split-s "$(CAL_MAX_SPLIT_S)" \
 	$(if $(CAL_CPUS),--cpus "$(CAL_CPUS)")
 calibrate: $(GUESTBIN)/slb-calibrate
-	$(Q)bench/calibrate.sh $(CAL_ARGS)
+	$(Q)bench/experiment/calibrate.sh $(CAL_ARGS)
 
-# The bus-lock model against the machine (bench/validate-model.sh): the
+# The bus-lock model against the machine (bench/experiment/validate-model.sh): the
 # calibration's victim and issuer in the guest (virtual clock, BUS_LOCK_NS)
 # beside a native calibration.json (VAL_NATIVE; default the newest
 # results/calibrate-*, else the committed example), per level.
@@ -245,11 +245,11 @@ VAL_SIZES    ?=
 VAL_ARGS = --bus-lock-model "$(BUS_LOCK_MODEL)" $(if $(BUS_LOCK_NS),--bus-lock-ns "$(BUS_LOCK_NS)") --quantum-ns "$(QUANTUM_NS)" $(if $(VAL_NATIVE),--native "$(VAL_NATIVE)") \
 	$(if $(VAL_DURATION),--duration "$(VAL_DURATION)") $(if $(VAL_REPS),--reps "$(VAL_REPS)") $(if $(VAL_SIZES),--sizes "$(VAL_SIZES)")
 validate-model:
-	$(Q)bench/validate-model.sh --validate $(VAL_ARGS)
+	$(Q)bench/experiment/validate-model.sh --validate $(VAL_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-model.sh $(VAL_ARGS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/experiment/validate-model.sh $(VAL_ARGS)
 
-# The bus-lock model at the level users decide on (bench/validate-study.sh):
+# The bus-lock model at the level users decide on (bench/experiment/validate-study.sh):
 # the same scenarios (VS_SCENARIOS, default baseline, aligned, split-off) as
 # a native study (as root: real split locks, at most VS_MAX_SPLIT_S seconds
 # of them) and an emulated one with this machine's calibration
@@ -273,52 +273,52 @@ VS_ARGS = --quantum-ns "$(QUANTUM_NS)" --jobs "$(JOBS)" $(if $(VS_SCENARIOS),--s
 	$(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 .PHONY: validate-study
 validate-study:
-	$(Q)bench/validate-study.sh --validate $(VS_ARGS)
+	$(Q)bench/experiment/validate-study.sh --validate $(VS_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/validate-study.sh $(VS_ARGS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/experiment/validate-study.sh $(VS_ARGS)
 
 # Redo the statistics, plots and report of a stored run; compare two runs.
 RESULTS := results
 run_dir = $(if $(wildcard $(1)/scenarios.list),$(1),$(RESULTS)/$(1))
 plots: all
 	$(Q)[ -n "$(RUN)" ] || { echo "make plots: RUN=<run-id> is required" >&2; exit 2; }
-	$(Q)bench/plots.sh $(call run_dir,$(RUN))
+	$(Q)bench/report/plots.sh $(call run_dir,$(RUN))
 report: all
 	$(Q)[ -n "$(RUN)" ] || { echo "make report: RUN=<run-id> is required" >&2; exit 2; }
-	$(Q)bench/report.sh $(call run_dir,$(RUN))
+	$(Q)bench/report/report.sh $(call run_dir,$(RUN))
 # The tail threshold of the statistics (plots, report, and the study's
 # report): samples above DEADLINE_US us per rep; 0 = the control's maximum.
 DEADLINE_US ?= $(DEADLINE_US_DEFAULT)
 export DEADLINE_US
 compare: all
-	$(Q)bench/compare.sh "$(A)" "$(B)"
+	$(Q)bench/experiment/compare.sh "$(A)" "$(B)"
 
 # Benchmark: patched vs unpatched (same build) and stock QEMU when detection
 # is unused; the emulated split-lock cost. Builds the unpatched QEMU once.
 bench-qemu: all kernel qemu initramfs
 	$(Q)scripts/build-qemu.sh --unpatched >/dev/null
 	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_QEMU_UNPATCHED=$$(scripts/build-qemu.sh --unpatched --path) \
-		SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/qemu-cost.sh $(REPS)
+		SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/cost/qemu-cost.sh $(REPS)
 
 # What the bus-lock model costs in host time: split-off's guest run with
 # the model and without (BUS_LOCK_NS 0), and under SLB_QEMU_BASE (an earlier
-# build) if set, interleaved (bench/model-cost.sh).
+# build) if set, interleaved (bench/cost/model-cost.sh).
 bench-model: all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/model-cost.sh $(REPS_MODEL)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/cost/model-cost.sh $(REPS_MODEL)
 
 bench-boot: all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/boot-cost.sh $(REPS_BOOT)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/cost/boot-cost.sh $(REPS_BOOT)
 
 # Does an unrelated change of the guest image (an unused file) move the
-# study's results more than its intervals say? (bench/image-change.sh)
+# study's results more than its intervals say? (bench/experiment/image-change.sh)
 IMAGE_SCENARIOS ?= baseline,aligned,split-off,split-warn
 IMAGE_PAD       ?= 1000003
 IMAGE_ARGS = --scenarios "$(IMAGE_SCENARIOS)" --pad "$(IMAGE_PAD)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--jobs "$(JOBS)" --bus-lock-model "$(BUS_LOCK_MODEL)" $(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 bench-image:
-	$(Q)bench/image-change.sh --validate $(IMAGE_ARGS)
+	$(Q)bench/experiment/image-change.sh --validate $(IMAGE_ARGS)
 	$(Q)$(BUILD_PAR) all kernel qemu initramfs
-	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/image-change.sh $(IMAGE_ARGS)
+	$(Q)SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path) bench/experiment/image-change.sh $(IMAGE_ARGS)
 
 unit-test: $(HOST_TOOLS) $(UNIT_TESTS)
 

@@ -16,6 +16,7 @@
 #   bus_lock_model, calibration)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 dir=$1 id=$2
 shift 2
 # params KEY=VALUE...: one object; numbers stay numbers

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Condense one study run directory (bench/run-guest.sh output) into
+# Condense one study run directory (bench/target/run-guest.sh output) into
 # key=value lines for slb-summary and slb-stats: the guest outcome, the
 # load's fate, outcome and progress, the kernel's split-lock counters,
 # cyclictest's periods and interval.

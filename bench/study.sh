@@ -40,6 +40,8 @@
 set -uo pipefail
 SLB_PROG=study
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/bench/scenarios.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
@@ -402,7 +404,7 @@ study_finish() {
 	unmeasured >"$tmp/problems.txt" || die "cannot write $tmp/problems.txt"
 	end_run_dir "$tmp" "$results/$id"
 	ln -sfn "$id" "$results/latest"
-	"$SLB_ROOT/bench/report.sh" "$results/$id" >/dev/null 2>"$results/$id/report.err" ||
+	"$SLB_ROOT/bench/report/report.sh" "$results/$id" >/dev/null 2>"$results/$id/report.err" ||
 		echo "the report failed ($(grep . "$results/$id/report.err" | tail -n 1)); the results are kept: make report RUN=$id" \
 			>>"$results/$id/problems.txt"
 	[ -s "$results/$id/report.err" ] || rm -f "$results/$id/report.err"

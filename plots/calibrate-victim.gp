@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make calibrate: the victim's ns per step against its working set, one
-# curve per load on the other CPU, cache sizes marked. bench/calibrate.sh
+# curve per load on the other CPU, cache sizes marked. bench/experiment/calibrate.sh
 # sets datafile, run, cpu, victim_cpu, load_cpu, load_form, reps, caches
 # and cachenames (sizes in bytes and L1 L2 ...), arith (the arithmetic
 # loop's ns per step: none aligned split), arith_ratio.

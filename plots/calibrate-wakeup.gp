@@ -2,7 +2,7 @@
 # make calibrate: how late a thread on the victim CPU is woken under no,
 # an aligned and a split load on the load CPU, one line per wake-up probe
 # (timer, futex) and statistic (p50, p99, max of each rep's wake-ups;
-# medians over reps with 95 % intervals). bench/calibrate.sh sets
+# medians over reps with 95 % intervals). bench/experiment/calibrate.sh sets
 # datafile (calibration.jq cal_wakeup_dat: a block per series), series
 # (their names), run, cpu, victim_cpu, load_cpu, load_form, reps,
 # wake_interval (us) and wake_sched.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Isolated-vCPU latency of split-off against the modelled split-lock cost
-# (make bench-sweep). bench/sweep.sh sets datafile, deadline (us), run,
+# (make bench-sweep). bench/experiment/sweep.sh sets datafile, deadline (us), run,
 # model (a line naming the bus-lock model), calpoint (the calibrated
 # model's own cost in ns, marked; 0: none) and labels (1: each point is a
 # calibration, named by the data's column 7).

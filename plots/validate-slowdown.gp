@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make validate-model: the victim's slowdown under a split load (split /
 # aligned, Hodges-Lehmann over reps, 95 % intervals) against its working
-# set, in the bus-lock model and natively. bench/validate-model.sh sets
+# set, in the bus-lock model and natively. bench/experiment/validate-model.sh sets
 # nativefile and modelfile (rows as make calibrate's slowdown.dat), run,
 # native_cpu, bus_lock_ns, load_form, arith_native and arith_model (the
 # arithmetic loop's ratios), levels and level_bytes (the native levels and

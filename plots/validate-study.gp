@@ -2,7 +2,7 @@
 # make validate-study: model / native per row (the scenarios, then the
 # comparisons) at p50, p99 and p99.9, on a log axis, with the 95 %
 # interval (scenarios) or bounds (comparisons) where there is one; 1 is a
-# model that matches, the band x0.5 to x2 is shaded. bench/validate-study.sh
+# model that matches, the band x0.5 to x2 is shaded. bench/experiment/validate-study.sh
 # sets datafile (rows: index, "name", then value, low and high for p50,
 # p99 and p99.9; NaN where there is no value), nrows, nscen (the first
 # rows, the scenarios) and plottitle.

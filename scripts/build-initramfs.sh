@@ -13,17 +13,18 @@
 # libraries only it needs, 14 of 44 MB. Every boot unpacks its image under
 # emulation, in host time that grows with its size; the study's guests all
 # boot the whole image (one image for every scenario: an image's bytes move
-# the guest's timing, bench/image-change.sh), the tests' own guests, which
+# the guest's timing, bench/experiment/image-change.sh), the tests' own guests, which
 # never run stress-ng, the base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 
 GUEST=$SLB_ROOT/bench/guest
 HOST_PROGS=(/bin/busybox /usr/bin/cyclictest /usr/bin/stress-ng)
 
 inputs() {
 	local d
-	printf '%s\n' "${HOST_PROGS[@]}" "$0" "$SLB_ROOT/scripts/lib.sh" \
+	printf '%s\n' "${HOST_PROGS[@]}" "$0" "$SLB_ROOT/scripts/lib-build.sh" \
 		"$GUEST/init" "$GUEST/slb-lib.sh" "$GUEST"/jobs/*.sh
 	for d in "$@"; do
 		find "$d" -maxdepth 1 -type f | sort

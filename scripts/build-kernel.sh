@@ -19,6 +19,7 @@
 #            default mode warn instead of the study's off (0001, 0002)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 
 PKG=linux-source-6.12
 TARBALL=/usr/src/$PKG.tar.xz
@@ -108,9 +109,9 @@ main() {
 	# series' last, so that taking it out gives exactly the tree without
 	# it. The copy's commands name the main tree's paths (objtool's
 	# objects, the sources): rewritten to the copy's, or kbuild would
-	# rebuild everything. defwarn took 4 min the first time (the compiler
-	# cache preprocesses every file again when autoconf.h changes), nofix
-	# 22-47 s; now 14 s each. SLB_KERNEL_FULL=1 builds a variant from
+	# rebuild everything: a variant compiles only what its change reaches
+	# (for a Kconfig choice, every file autoconf.h reaches, which the
+	# compiler cache preprocesses again). SLB_KERNEL_FULL=1 builds a variant from
 	# scratch (an entry marked .full): the same .config, vmlinux and
 	# bzImage (t0016).
 	if [ -n "$variant" ] && [ "${SLB_KERNEL_FULL:-0}" != 1 ]; then

@@ -11,6 +11,7 @@
 #                              fair reference for the cost benchmark
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 
 APT=$SLB_CACHE/apt
 FIRMWARE=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu

@@ -5,6 +5,7 @@
 # cached source tree (make kernel / make qemu first). Fails on any finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 kdir=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/src
 qdir=$(dirname "$(dirname "$("$SLB_ROOT/scripts/build-qemu.sh" --path)")")/src
 [ -x "$kdir/scripts/checkpatch.pl" ] || die "no kernel tree at $kdir: run 'make kernel'"

@@ -4,6 +4,7 @@
 # Idempotent and silent when nothing is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
 
 PACKAGES=(
 	# guest kernel

@@ -6,7 +6,7 @@
 #   t_skip DESC REASON      a counted skip
 #   t_prereq NAME           true when prerequisite NAME holds (see below)
 #   t_require_guest WHAT    skip (counted) the rest of the script without a guest
-#   t_boot DIR ARGS...      bench/run-guest.sh -o DIR ARGS...; outcome in DIR
+#   t_boot DIR ARGS...      bench/target/run-guest.sh -o DIR ARGS...; outcome in DIR
 #   t_study_job LOAD NAME   a 3 s study job with LOAD in $T_TMP/NAME.job (its path)
 #   t_failing_scenarios F   a scenario file in F with baseline and broken (panics)
 #   t_refuses WORD CMD...   CMD exits 2 with one stderr line naming WORD
@@ -31,7 +31,7 @@ else
 fi
 HOSTBIN=$T_ROOT/build/host
 if [ -n "${SLB_INITRD:-}" ]; then
-	_t_base=$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$SLB_INITRD")
+	_t_base=$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-build.sh" && initrd_base "$SLB_INITRD")
 	[ ! -f "$_t_base" ] || export SLB_INITRD=$_t_base
 fi
 GUESTBIN=$T_ROOT/build/guest
@@ -159,7 +159,7 @@ t_interrupt() {
 t_boot() {
 	local dir=$1
 	shift
-	"$T_ROOT/bench/run-guest.sh" -o "$dir" "$@" >"$dir.outcome" 2>"$dir.stderr"
+	"$T_ROOT/bench/target/run-guest.sh" -o "$dir" "$@" >"$dir.outcome" 2>"$dir.stderr"
 	true
 }
 
@@ -214,7 +214,7 @@ t_job() {
 # t_study_job LOAD NAME: a 3 s study job (bench/guest/jobs/study.sh) with
 # LOAD (scenarios.conf syntax) in $T_TMP/NAME.job; prints its path.
 t_study_job() {
-	(. "$T_ROOT/scripts/lib.sh" && write_study_job 3 1 1000 0 "$1" "") >"$T_TMP/$2.job"
+	(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 3 1 1000 0 "$1" "") >"$T_TMP/$2.job"
 	echo "$T_TMP/$2.job"
 }
 

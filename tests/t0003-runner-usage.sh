@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/run-guest.sh refuses bad input with exit 2 and a message naming the
+# bench/target/run-guest.sh refuses bad input with exit 2 and a message naming the
 # bad value, before starting anything; it never reuses an existing outdir.
 . "$(dirname "$0")/lib.sh"
-RG=$T_ROOT/bench/run-guest.sh
+RG=$T_ROOT/bench/target/run-guest.sh
 
 refuses() { # refuses WORD ARGS...: the runner exits 2 naming WORD
 	local word=$1
@@ -30,14 +30,14 @@ t_ok "--quantum-ns 10" refuses "--quantum-ns=10 is out of range" -o "$T_TMP/a" -
 t_ok "--seed x" refuses "--seed 'x'" -o "$T_TMP/a" -n smoke --seed x
 t_ok "--ram hugetlb" refuses "--ram 'hugetlb' is not allowed (allowed: memfd anon)" -o "$T_TMP/a" -n smoke --ram hugetlb
 # The emulator benchmarks refuse bad input before booting anything.
-MC=$T_ROOT/bench/model-cost.sh
+MC=$T_ROOT/bench/cost/model-cost.sh
 t_ok "model-cost: REPS=2 (an interval needs 4)" t_refuses "REPS 2 is out of range (allowed: 4 to 100" env SLB_QEMU=/bin/true "$MC" 2
 t_ok "model-cost: REPS=abc" t_refuses "REPS 'abc' is not a whole number" env SLB_QEMU=/bin/true "$MC" abc
 t_ok "model-cost: an emulator that is not there" t_refuses "SLB_QEMU '$T_TMP/none' is not an executable" \
 	env SLB_QEMU="$T_TMP/none" "$MC" 4
 t_ok "model-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
 	env SLB_QEMU=/bin/true SLB_QEMU_BASE="$T_TMP/none" "$MC" 4
-BC=$T_ROOT/bench/boot-cost.sh
+BC=$T_ROOT/bench/cost/boot-cost.sh
 t_ok "boot-cost: REPS=101" t_refuses "REPS 101 is out of range (allowed: 4 to 100" env SLB_QEMU=/bin/true "$BC" 101
 t_ok "boot-cost: no emulator given" t_refuses "set SLB_QEMU (make bench-boot)" env -u SLB_QEMU "$BC" 4
 t_ok "boot-cost: a base emulator that is not there" t_refuses "SLB_QEMU_BASE '$T_TMP/none' is not an executable" \
@@ -55,6 +55,6 @@ short_opts_taken() { # short_opts_taken TOOL: none of --help's -X is refused
 	done
 	[ -z "$bad" ] || { echo "$(basename "$1") --help lists$bad, its getopt refuses them"; return 1; }
 }
-for tool in study sweep calibrate validate-model image-change run-guest target/run-native; do
+for tool in study experiment/sweep experiment/calibrate experiment/validate-model experiment/image-change target/run-guest target/run-native; do
 	t_ok "$tool: the short options of --help are taken" short_opts_taken "$T_ROOT/bench/$tool.sh"
 done

@@ -41,7 +41,7 @@ t_ok "scenario guest cpuflag without a sign" grefuses cpuflag=bus-lock-detect "s
 t_ok "scenario guest cpuflag with a comma or space" grefuses 'cpuflag=+a;b' "scenario baseline: 'cpuflag=+a;b' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 gvalid() { guest_conf vcpus=3,kernel=nofix,cpuflag=+bus-lock-detect; SLB_SCENARIO_FILE=$T_TMP/g.conf "$ST" --validate --results "$T_TMP/res" --scenarios baseline; }
 t_ok "scenario guest vcpus=3,kernel=nofix,cpuflag=+bus-lock-detect validates" gvalid
-SW=$T_ROOT/bench/sweep.sh
+SW=$T_ROOT/bench/experiment/sweep.sh
 t_ok "sweep --help exits 0" "$SW" --help
 t_ok "sweep: one cost is no sweep" t_refuses "a sweep needs at least two costs" "$SW" --validate --costs 1000
 t_ok "sweep: cost 0" t_refuses "bus-lock cost=0 is out of range" "$SW" --validate --costs "0 100"
@@ -103,7 +103,7 @@ t_ok "cal_model: cost 57283 ns, hold 7034 ns, a 48 KiB 12-way shield (L1)" calmo
 # calibration's own figures kept; its own cost is no scaling.
 scaled() {
 	local got
-	got=$(. "$T_ROOT/scripts/lib.sh" && bus_model_load calibrated "$CAL" "$1" &&
+	got=$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && bus_model_load calibrated "$CAL" "$1" &&
 		echo "$bus_lock_ns $bus_hold_ns $bus_cache_kb $bus_cache_ways $bus_cal_cost_ns $bus_cal_hold_ns $bus_scaled")
 	[ "$got" = "$2" ] || { echo "bus_model_load calibrated CAL $1 gives '$got', not '$2'"; return 1; }
 }
@@ -113,18 +113,18 @@ t_ok "... to its own 57283 ns: the calibrated model, not scaled" scaled 57283 "5
 t_ok "... no cost: the calibrated model" scaled "" "57283 7034 48 12 57283 7034 0"
 cal_bad() { jq -L "$T_ROOT/bench/lib" -n --slurpfile c "$CAL" 'include "calibration"; $c[0] | cal_model(0)' 2>&1 | grep -q "the cost to scale to, 0, is not a whole number of ns from 1 to 1000000"; }
 t_ok "cal_model(0): an error naming the cost" cal_bad
-# The study job's prelude has one writer, write_study_job (scripts/lib.sh),
+# The study job's prelude has one writer, write_study_job (bench/lib/job.sh),
 # for the study, the benchmarks and the tests; what it writes sets the
 # job's variables in sh, a load or sysctls with spaces included.
 one_writer() {
 	local w
-	w=$(cd "$T_ROOT" && grep -rl --include='*.sh' 'SLB_SYSCTLS=' bench scripts tests | grep -vx -e scripts/lib.sh -e tests/t0004-study-usage.sh)
+	w=$(cd "$T_ROOT" && grep -rl --include='*.sh' 'SLB_SYSCTLS=' bench scripts tests | grep -vx -e bench/lib/job.sh -e tests/t0004-study-usage.sh)
 	[ -z "$w" ] || { echo "the prelude is also written in: $w"; return 1; }
 }
 t_ok "the study job's prelude is written in one place (write_study_job)" one_writer
 mkdir -p "$T_TMP/jobs"
 echo 'echo "$SLB_DURATION|$SLB_WARMUP|$SLB_INTERVAL|$SLB_LOAD_RATE|$SLB_LOAD|$SLB_SYSCTLS|$SLB_SEED"' >"$T_TMP/jobs/study.sh"
-(. "$T_ROOT/scripts/lib.sh" && write_study_job 5 1 500 7 "stress-ng:lockbus 1" "a.b=1 c.d=2" "SLB_SEED=3") >"$T_TMP/w.job"
+(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 5 1 500 7 "stress-ng:lockbus 1" "a.b=1 c.d=2" "SLB_SEED=3") >"$T_TMP/w.job"
 t_ok "... and sh reads back every variable from it" test "$(SLB_JOBS=$T_TMP/jobs sh "$T_TMP/w.job")" = "5|1|500|7|stress-ng:lockbus 1|a.b=1 c.d=2|3"
 # Who dispatches the reps (--runner, bench/runner/): checked before anything.
 t_ok "RUNNER=foo" refuses "RUNNER 'foo' is not allowed (allowed: local slurm)" --runner foo

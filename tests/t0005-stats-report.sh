@@ -104,7 +104,7 @@ t_ok "survived run: the decision does not claim a kill" has_verdict survived '^D
 
 # Plots and report.
 cp_conf "$T_TMP/harm"
-"$T_ROOT/bench/report.sh" "$T_TMP/harm" >/dev/null 2>"$T_TMP/report.err"
+"$T_ROOT/bench/report/report.sh" "$T_TMP/harm" >/dev/null 2>"$T_TMP/report.err"
 for p in overlay ccdf maxrep summary pairs hist-baseline hist-split-off; do
 	t_ok "plot $p.png is a non-empty PNG" t_is_png "$T_TMP/harm/plots/$p.png" 5000
 	t_ok "plot $p.svg is an SVG" t_is_svg "$T_TMP/harm/plots/$p.svg"
@@ -145,7 +145,7 @@ cp -r "$T_TMP/harm" "$T_TMP/res/a"
 cp -r "$T_TMP/noharm" "$T_TMP/res/b"
 "$FAKE" "$T_TMP/res/small" baseline:100:10:6:none
 cmp_rc() { # cmp_rc CODE WORD A B
-	SLB_RESULTS=$T_TMP/res "$T_ROOT/bench/compare.sh" "$3" "$4" >"$T_TMP/c.out" 2>&1
+	SLB_RESULTS=$T_TMP/res "$T_ROOT/bench/experiment/compare.sh" "$3" "$4" >"$T_TMP/c.out" 2>&1
 	local rc=$?
 	[ "$rc" = "$1" ] && grep -q -- "$2" "$T_TMP/c.out" || { echo "exit $rc"; cat "$T_TMP/c.out"; return 1; }
 }
@@ -181,7 +181,7 @@ t_ok "... naming the histogram that disagrees with cyclictest's cycle count" gre
 t_ok "... and the one that is missing" grep -q 'aligned/rep3/files/hist.txt: No such file or directory (the guest run ended ok without it' "$T_TMP/unus.err"
 t_ok "... and still writes the statistics of the other reps" jq -e '[.scenarios[] | [.reps_ok, .reps_unusable]] == [[5, 1], [5, 1]]' "$T_TMP/unus.json"
 t_ok "slb-summary exits 1 on them too" t_expect_code 1 "$HOSTBIN/slb-summary" "$T_TMP/unus"
-plots_warn() { "$T_ROOT/bench/plots.sh" "$T_TMP/unus" >/dev/null 2>"$T_TMP/unus.plots.err" && grep -q 'warning: slb-stats found unusable reps' "$T_TMP/unus.plots.err" && jq -e '.scenarios[1].reps_unusable == 1' "$T_TMP/unus/stats.json"; }
+plots_warn() { "$T_ROOT/bench/report/plots.sh" "$T_TMP/unus" >/dev/null 2>"$T_TMP/unus.plots.err" && grep -q 'warning: slb-stats found unusable reps' "$T_TMP/unus.plots.err" && jq -e '.scenarios[1].reps_unusable == 1' "$T_TMP/unus/stats.json"; }
 t_ok "plots go on with a warning, stats.json written" plots_warn
 # A quantile past the histogram's limit (among the overflows) is reported
 # as such, not as a latency.
@@ -214,10 +214,10 @@ t_ok "ratelimit with the buslock counter: the #DB traps per rep are stated" has_
 t_ok "... and passed on by the summary (JSON and CSV)" sh -c "'$HOSTBIN/slb-summary' --json '$T_TMP/rl' | jq -e '[.scenarios[] | select(.name == \"split-ratelimit\") | .reps[].sld_buslock] == [101, 102, 103, 104, 105, 106]' >/dev/null && '$HOSTBIN/slb-summary' --csv '$T_TMP/rl' | grep -q '^split-ratelimit,1,ok,completed,105,0,101,'"
 maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
 t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint
-rep_unus() { "$T_ROOT/bench/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }
+rep_unus() { "$T_ROOT/bench/report/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }
 t_ok "the report counts a scenario's unusable reps" rep_unus
 echo '{"params": {"clock": "virtual", "quantum_ns": 10000, "bus_lock_ns": 1000}}' >"$T_TMP/lim/manifest.json"
-rep_virtual() { "$T_ROOT/bench/report.sh" "$T_TMP/lim" >/dev/null 2>&1 && grep -q 'virtual time: every instruction costs 1 ns' "$T_TMP/lim/report.md" && grep -q 'modelled bus-lock time (1000 ns)' "$T_TMP/lim/report.md" && ! grep -q 'wall-clock time' "$T_TMP/lim/report.md"; }
+rep_virtual() { "$T_ROOT/bench/report/report.sh" "$T_TMP/lim" >/dev/null 2>&1 && grep -q 'virtual time: every instruction costs 1 ns' "$T_TMP/lim/report.md" && grep -q 'modelled bus-lock time (1000 ns)' "$T_TMP/lim/report.md" && ! grep -q 'wall-clock time' "$T_TMP/lim/report.md"; }
 t_ok "a virtual-clock run's caveats are the virtual mode's" rep_virtual
 t_ok "... and its per-rep list marks a p99.9 past the limit with '>'" grep -q '^- over: >150000' "$T_TMP/lim/report.md"
 t_ok "... which report.html keeps as text (the '>', and the '*' of too few samples not taken for emphasis)" grep -q '<li>over: &gt;150000\*</li>' "$T_TMP/lim/report.html"
@@ -225,7 +225,7 @@ t_ok "... which report.html keeps as text (the '>', and the '*' of too few sampl
 "$FAKE" "$T_TMP/nine" $(for i in 1 2 3 4 5 6 7 8 9; do printf 's%d:100:10:1:completed ' "$i"; done)
 # plot9_dashed SVG: the 9th curve's group draws with a dash array.
 plot9_dashed() { sed -n '/id="gnuplot_plot_9"/,$p' "$1" | grep -m1 '<path' | grep -q stroke-dasharray || { echo "$1: curve 9 is solid"; return 1; }; }
-dashed() { "$T_ROOT/bench/plots.sh" "$T_TMP/nine" >/dev/null 2>&1 && plot9_dashed "$T_TMP/nine/plots/overlay.svg" && plot9_dashed "$T_TMP/nine/plots/ccdf.svg"; }
+dashed() { "$T_ROOT/bench/report/plots.sh" "$T_TMP/nine" >/dev/null 2>&1 && plot9_dashed "$T_TMP/nine/plots/overlay.svg" && plot9_dashed "$T_TMP/nine/plots/ccdf.svg"; }
 t_ok "9 scenarios: overlay and 1-CDF draw the 9th dashed (no two curves alike)" dashed
 
 # Equivalence only where the 1 us bins resolve it: at a 3 us floor the
@@ -298,17 +298,17 @@ sed -i 's/^ct_expected=20000$/ct_expected=20016/' "$T_TMP/round/split-off/rep1/r
 "$STATS" "$T_TMP/round" >"$T_TMP/round.json"
 t_ok "99.987 % of periods measured is '99.99', not '100'" jq -e '.scenarios[1].cycles_pct_text == "99.99" and .scenarios[0].cycles_pct_text == "100"' "$T_TMP/round.json"
 t_ok "... in the verdict" has_verdict round '^split-off: cyclictest measured 99.99 % of its periods on the isolated vCPU \(aligned: 100 %\)'
-rep_round() { "$T_ROOT/bench/report.sh" "$T_TMP/round" >/dev/null 2>&1 && grep -q '^| split-off | 6/6 | .* | 99.99 % | ' "$T_TMP/round/report.md"; }
+rep_round() { "$T_ROOT/bench/report/report.sh" "$T_TMP/round" >/dev/null 2>&1 && grep -q '^| split-off | 6/6 | .* | 99.99 % | ' "$T_TMP/round/report.md"; }
 t_ok "... and in the report's table" rep_round
 # The report says which design each comparison used, labels the p column
 # as p99.9's, marks ties, and shows the tail.
 t_ok "report: the comparisons table names the design, p99.9's exact test p and the tail" grep -q '^| ratio | design | reps | p99 (95 % CI) | p99.9 (95 % CI) | p99.9 exact test p | .* | tail beyond p99.9' "$T_TMP/round/report.md"
-rep_floor() { "$T_ROOT/bench/report.sh" "$T_TMP/floor" >/dev/null 2>&1 && grep -q '^| same3 / base3 | paired | 6 pairs | .* | not resolvable at this resolution (3 us) | .* | ties: the exact interval is conservative |$' "$T_TMP/floor/report.md"; }
+rep_floor() { "$T_ROOT/bench/report/report.sh" "$T_TMP/floor" >/dev/null 2>&1 && grep -q '^| same3 / base3 | paired | 6 pairs | .* | not resolvable at this resolution (3 us) | .* | ties: the exact interval is conservative |$' "$T_TMP/floor/report.md"; }
 t_ok "report: 'not resolvable at this resolution' and the ties note" rep_floor
 # A killed offender: the time before the kill was not measured; with no
 # completed split lock the verdict says why that harm is nil.
 t_ok "kill verdict: the harm before the kill was not measured, and why it is nil" has_verdict harm '^split-on: .*The harm before the kill was not measured \(cyclictest starts after the load.s warm-up.*\) and is nil: the #AC is a fault, raised before the locked access executes, so none of its split locks took the bus'
-rep_tail() { "$T_ROOT/bench/report.sh" "$T_TMP/tail" >/dev/null 2>&1 && grep -qx -- '- spiky: 6, 6, 6, 6, 6, 6' "$T_TMP/tail/report.md" && grep -q '^| spiky / quiet | paired | 6 pairs | .* | max 6-6 vs 3-3 us (p 0.03125); above 3 us: 5-5 vs 0-0 (p 0.03125): differs |' "$T_TMP/tail/report.md"; }
+rep_tail() { "$T_ROOT/bench/report/report.sh" "$T_TMP/tail" >/dev/null 2>&1 && grep -qx -- '- spiky: 6, 6, 6, 6, 6, 6' "$T_TMP/tail/report.md" && grep -q '^| spiky / quiet | paired | 6 pairs | .* | max 6-6 vs 3-3 us (p 0.03125); above 3 us: 5-5 vs 0-0 (p 0.03125): differs |' "$T_TMP/tail/report.md"; }
 t_ok "report: each rep's largest latency, and the tail's comparison" rep_tail
 # The summary figure's data: each rep's corrected p99.9 and max, and per
 # scenario its control's range and the p99.9 ratio with its interval.
@@ -324,7 +324,7 @@ t_ok "summary figure data: per rep p99.9 and max, the control's range and the ra
 ratio_match() { [ "$(awk '$2 == "split-off" { print $6 }' "$T_TMP/harm/plots/data/summary-scen.dat")" = "$(jq -r '.comparisons[] | select(.label == "split-off / aligned") | .ratio_p999' "$T_TMP/harm/stats.json")" ]; }
 t_ok "... the ratio is the comparison's p99.9 ratio" ratio_match
 t_ok "1-CDF on a log latency axis" grep -q 'set logscale x' "$T_ROOT/plots/ccdf.gp"
-# A run of RUNNER=slurm (manifest .runner, bench/report-runner.sh): the
+# A run of RUNNER=slurm (manifest .runner, bench/report/report-runner.sh): the
 # runner and each task Slurm ended without a result under Setup; the wall
 # clock on Slurm warned about at the head (nodes differ), not the virtual.
 "$FAKE" "$T_TMP/slurm" baseline:100:10:2:none aligned:100:10:2:completed
@@ -334,10 +334,10 @@ slurm_manifest() {
 		       {scenario: "aligned", rep: 1, task: "41_1", node: "n2", state: "NODE_FAIL", reason: "NodeDown", exit_code: "0:0"}]}}' >"$T_TMP/slurm/manifest.json"
 }
 slurm_manifest wall
-"$T_ROOT/bench/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
+"$T_ROOT/bench/report/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
 t_ok "a Slurm run's report names the job array and its nodes" grep -q '^- runner: Slurm, job array 41 (one task per rep, 2 at a time) on n1, n2, finished by job 42$' "$T_TMP/slurm/report.md"
 t_ok "... and each task Slurm ended without a result, with its state and reason" grep -q 'aligned rep 1 (task 41_1 on n2): NODE_FAIL, reason NodeDown, exit 0:0' "$T_TMP/slurm/report.md"
 t_ok "... the wall clock on Slurm: a warning at the head (2 nodes)" grep -q '^\*\*Warning: wall clock on Slurm.\*\* The reps ran on 2 node(s) (n1, n2)' "$T_TMP/slurm/report.md"
 slurm_manifest virtual
-"$T_ROOT/bench/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
+"$T_ROOT/bench/report/report.sh" "$T_TMP/slurm" >/dev/null 2>&1
 t_ok "... the virtual clock on Slurm: no warning" sh -c "grep -q '^- runner: Slurm' '$T_TMP/slurm/report.md' && ! grep -q 'Warning: wall clock on Slurm' '$T_TMP/slurm/report.md'"

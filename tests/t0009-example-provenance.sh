@@ -32,8 +32,17 @@ changed() {
 	[ "$a" != "$b" ] && [ "$b" = "$c" ]
 }
 t_ok "a change to a run input changes the digest, a Markdown note does not" changed
-# What writes a rep's job (write_study_job, scripts/lib.sh) and gives its
-# guest its arguments and seed (bench/target/guest.sh) are inputs.
+# What writes a rep's job (write_study_job, bench/lib/job.sh) and gives
+# its guest its arguments and seed (bench/target/guest.sh) are inputs; the
+# shared helpers that no guest sees (scripts/lib.sh, scripts/lib-run.sh,
+# bench/cost/lib.sh: run directories, reports, cost benchmarks) are not, so
+# that an edit there leaves the committed example standing.
 in_inputs() { run_inputs | grep -qx "$1" || { echo "$1 is not among the run inputs"; return 1; }; }
-t_ok "the writer of a rep's job is a run input (scripts/lib.sh)" in_inputs scripts/lib.sh
+t_ok "the writer of a rep's job is a run input (bench/lib/job.sh)" in_inputs bench/lib/job.sh
+t_ok "how a series is applied is a run input (scripts/lib-build.sh)" in_inputs scripts/lib-build.sh
+t_ok "the guest's emulator run is a run input (bench/target/run-guest.sh)" in_inputs bench/target/run-guest.sh
+not_in_inputs() { ! run_inputs | grep -qx "$1" || { echo "$1 is among the run inputs"; return 1; }; }
+for f in scripts/lib.sh scripts/lib-run.sh bench/cost/lib.sh bench/report/report.sh; do
+	t_ok "what no guest sees is not a run input ($f)" not_in_inputs "$f"
+done
 t_ok "the guest's arguments and seed are a run input (bench/target/guest.sh)" in_inputs bench/target/guest.sh

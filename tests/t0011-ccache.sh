@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The compiler cache of the kernel and QEMU builds (scripts/lib.sh
+# The compiler cache of the kernel and QEMU builds (scripts/lib-build.sh
 # use_ccache) changes nothing that is built and serves every cache entry:
 # its settings (cache in $SLB_CACHE/ccache, base_dir $SLB_CACHE; none with
 # SLB_CCACHE=0); the cache keys do not depend on it; an object of the
@@ -15,9 +15,9 @@
 command -v ccache >/dev/null || { t_skip "compiler cache" "no ccache (make deps)"; exit 0; }
 cache=$(bash -c '. "$0/scripts/lib.sh"; echo "$SLB_CACHE"' "$T_ROOT")
 t_ok "use_ccache: cache in \$SLB_CACHE/ccache, base_dir \$SLB_CACHE, ccache's gcc first on PATH" sh -c "
-	settings_out=\$(bash -c '. \"$T_ROOT/scripts/lib.sh\"; use_ccache 2>/dev/null; echo \$CCACHE_DIR \$CCACHE_BASEDIR \${PATH%%:*}')
+	settings_out=\$(bash -c '. \"$T_ROOT/scripts/lib.sh\"; . \"$T_ROOT/scripts/lib-build.sh\"; use_ccache 2>/dev/null; echo \$CCACHE_DIR \$CCACHE_BASEDIR \${PATH%%:*}')
 	[ \"\$settings_out\" = '$cache/ccache $cache /usr/lib/ccache' ] || { echo \"got: \$settings_out\"; exit 1; }"
-t_ok "SLB_CCACHE=0: no compiler cache" sh -c "[ \"\$(SLB_CCACHE=0 bash -c '. \"$T_ROOT/scripts/lib.sh\"; use_ccache; echo \"\${CCACHE_DIR:-none} \${PATH%%:*}\"')\" != '$cache/ccache /usr/lib/ccache' ]"
+t_ok "SLB_CCACHE=0: no compiler cache" sh -c "[ \"\$(SLB_CCACHE=0 bash -c '. \"$T_ROOT/scripts/lib.sh\"; . \"$T_ROOT/scripts/lib-build.sh\"; use_ccache; echo \"\${CCACHE_DIR:-none} \${PATH%%:*}\"')\" != '$cache/ccache /usr/lib/ccache' ]"
 keys() { "$T_ROOT/scripts/build-kernel.sh" --path; "$T_ROOT/scripts/build-kernel.sh" --variant nofix --path; "$T_ROOT/scripts/build-qemu.sh" --path; }
 t_ok "the cache keys are the same with and without ccache" sh -c "[ \"\$(SLB_CCACHE=0 PATH=/usr/bin:/bin; $(declare -f keys); keys)\" = \"\$($(declare -f keys); keys)\" ]"
 
@@ -30,7 +30,7 @@ compile_as() {
 	if [ "$mode" = plain ]; then
 		(cd "$dir" && SLB_CCACHE=0 bash -c "$cmd") >"$out.log" 2>&1
 	else
-		(cd "$dir" && bash -c '. "$0/scripts/lib.sh"; use_ccache 2>/dev/null; export CCACHE_DIR=$CC_TMP; bash -c "$1"' "$T_ROOT" "$cmd") >"$out.log" 2>&1
+		(cd "$dir" && bash -c '. "$0/scripts/lib.sh"; . "$0/scripts/lib-build.sh"; use_ccache 2>/dev/null; export CCACHE_DIR=$CC_TMP; bash -c "$1"' "$T_ROOT" "$cmd") >"$out.log" 2>&1
 	fi
 }
 # same A B: files A and B are identical (else what differs, as strings).

@@ -18,9 +18,9 @@ t_ok "... byte for byte the same" cmp "$a" "$b"
 # The base beside the image (build-initramfs.sh, the tests' guests): the
 # image without stress-ng and the libraries only stress-ng needs.
 list() { cpio -it --quiet <"$1" | LC_ALL=C sort; }
-base=$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$a")
+base=$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-build.sh" && initrd_base "$a")
 t_ok "the image has a base beside it" test -s "$base"
-t_ok "... the same bytes from the same inputs" cmp "$base" "$(. "$T_ROOT/scripts/lib.sh" && initrd_base "$b")"
+t_ok "... the same bytes from the same inputs" cmp "$base" "$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-build.sh" && initrd_base "$b")"
 only=$T_TMP/only
 LC_ALL=C comm -23 <(list "$a") <(list "$base") >"$only"
 t_ok "... which lacks stress-ng and its libraries" sh -c "grep -qx 'usr/bin/stress-ng' '$only' && grep -q '/libIPSec_MB' '$only'"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# begin_run_dir (scripts/lib.sh) beside another run starting in the same
+# begin_run_dir (scripts/lib-run.sh) beside another run starting in the same
 # results directory: the other's scan for directories left by dead runs
 # (no live .pid) must never see this run's directory before its .pid is
 # in it. A sweep on Slurm starts its studies at once, and one of them once
@@ -11,7 +11,7 @@
 r=$T_TMP/results
 run() {
 	bash -c '
-		. "$0/scripts/lib.sh"
+		. "$0/scripts/lib.sh"; . "$0/scripts/lib-run.sh"
 		R=$1
 		mkdir() { command mkdir "$@" || return; [ -n "${INNER:-}" ] || (INNER=1 begin_run_dir "$R" other "*" "a study"); }
 		begin_run_dir "$R" mine "*" "a study" && test -f "$RUN_TMP/.pid" && test "$(cat "$RUN_TMP/.pid")" = $$' "$T_ROOT" "$r"

@@ -4,7 +4,7 @@
 # input exits 2 naming the value; a CPU that does not exist; one CPU named;
 # a machine with one CPU, simulated with taskset; a plan over the
 # split-lock budget), working sets derived from the caches (a fake sysfs),
-# and bench/calibrate.sh end to end on a tiny plan: the run directory, the
+# and bench/experiment/calibrate.sh end to end on a tiny plan: the run directory, the
 # JSON's keys and sanity, machine facts, plots, the wake-up probes (timer
 # and futex: their shape, and none when not asked for); Ctrl-C leaves
 # nothing.
@@ -18,7 +18,7 @@
 # t-serial: native split locks, and the issuer's cost against an aligned one on the host
 . "$(dirname "$0")/lib.sh"
 cal=$GUESTBIN/slb-calibrate
-script=$T_ROOT/bench/calibrate.sh
+script=$T_ROOT/bench/experiment/calibrate.sh
 
 t_ok "slb-calibrate --help exits 0" "$cal" --help
 t_ok "slb-calibrate --no-such-option exits 2" t_expect_code 2 "$cal" --no-such-option

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make validate-model (issue 21): bench/validate-model.sh's command-line
+# make validate-model (issue 21): bench/experiment/validate-model.sh's command-line
 # contract (bad input exits 2 naming the value; a native or model
 # calibration.json that is missing, not JSON or lacks fields exits 2
 # naming the file), the comparison on two hand-made calibration.json files
@@ -11,7 +11,7 @@
 # 20 %) and the guest runs the wake-up probes the native file has.
 # No native split locks are run here: the native side is always a file.
 . "$(dirname "$0")/lib.sh"
-script=$T_ROOT/bench/validate-model.sh
+script=$T_ROOT/bench/experiment/validate-model.sh
 res=$T_TMP/results
 
 # cal_json FILE SPLIT-NS RATIOS RATE: a calibration.json by hand: the

@@ -5,12 +5,12 @@
 # bus lock's calibration (../shared/calibrations/amd-epyc-kvm-20261206, as
 # make calibrate wrote it: L1 x1.09 [1.02-1.51], L2 x11, L3 x12.6, DRAM
 # x7.6) gives shield L1 and a hold of about 928 of its 1008 ns, and
-# bus_model_load and bench/run-guest.sh take it; a calibration where even
+# bus_model_load and bench/target/run-guest.sh take it; a calibration where even
 # L1 misses are slowed gives a model without a shield (cache_kb 0,
 # cache_ways 0) that run-guest takes too (it refused ways 0); caches the
 # emulator cannot model as they are (past 64 MiB, odd sizes) give the
 # nearest it can. The committed calibrations by their short names
-# (scripts/lib.sh cal_resolve) in every tool that takes one; the default
+# (bench/lib/job.sh cal_resolve) in every tool that takes one; the default
 # is a real bus lock. The sweep's calibrations, each at its own cost: its
 # command line. No guest: run-guest's arguments are checked with a
 # stand-in emulator (/bin/true) and read back from its qemu-cmd.
@@ -31,17 +31,17 @@ model_is() {
 	got=$(model "$1")
 	[ "$got" = "$2" ] || { echo "cal_model gives '$got', not '$2'"; return 1; }
 }
-# runs FILE PATTERN...: bus_model_load takes FILE and bench/run-guest.sh
+# runs FILE PATTERN...: bus_model_load takes FILE and bench/target/run-guest.sh
 # takes the arguments it gives (a stand-in emulator runs: exit 1, not 2),
 # and the emulator's -cpu has each PATTERN (grep -E; !PATTERN: has not).
 runs() {
 	local f=$1 d args rc p cpu
 	shift
 	d=$(mktemp -d "$T_TMP/rg.XXXXXX")
-	args=$(. "$T_ROOT/scripts/lib.sh" && bus_model_load calibrated "$f" && bus_model_args) || { echo "bus_model_load refuses $f"; return 1; }
+	args=$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && bus_model_load calibrated "$f" && bus_model_args) || { echo "bus_model_load refuses $f"; return 1; }
 	: >"$d/kernel"; : >"$d/initrd"
 	# shellcheck disable=SC2086 # the model's arguments, one word each
-	SLB_UNFRAME=/bin/true "$T_ROOT/bench/run-guest.sh" -o "$d/run" -n smoke --clock virtual $args -t 20 \
+	SLB_UNFRAME=/bin/true "$T_ROOT/bench/target/run-guest.sh" -o "$d/run" -n smoke --clock virtual $args -t 20 \
 		--kernel "$d/kernel" --initrd "$d/initrd" --qemu /bin/true >"$d/out" 2>&1
 	rc=$?
 	[ "$rc" != 2 ] || { echo "run-guest refuses the model ($args):"; cat "$d/out"; return 1; }
@@ -82,7 +82,7 @@ t_ok "... and it runs: run-guest takes ways 0 with no cache, -cpu has the hold a
 	runs "$T_TMP/noshield.json" 'bus-lock-ns=1008,bus-hold-ns=928$' '!bus-cache'
 t_ok "run-guest: ways 0 with a cache is refused, named" \
 	t_refuses "bus-cache-ways=0 is out of range (allowed: 1 to 32)" env SLB_INITRD=/dev/null \
-	"$T_ROOT/bench/run-guest.sh" -o "$T_TMP/x" -n smoke --bus-cache-kb 32 --bus-cache-ways 0
+	"$T_ROOT/bench/target/run-guest.sh" -o "$T_TMP/x" -n smoke --bus-cache-kb 32 --bus-cache-ways 0
 # L2 slowed a little under a jump past it: the shield is L2.
 jq '.levels |= map(if .level == "L2" then .split_over_aligned = {ratio: 2, ci95: [1.8, 2.2]} else . end)' "$AMD_EX" >"$T_TMP/l2.json"
 t_ok "L2 x2 under L3 x12.6 (below sqrt(12.6) = 3.55): shield L2 (512 KiB)" model_is "$T_TMP/l2.json" "L2 512 8 1008 928 L3,DRAM"
@@ -96,7 +96,7 @@ t_ok "a 22.5 MiB L1 (no power of two of sets at 8 to 32 ways): the largest cache
 	model_is "$T_TMP/odd.json" "L1 22528 11 1008 928 L2,L3,DRAM"
 
 # Short names: one resolver for every tool.
-resolve() { (. "$T_ROOT/scripts/lib.sh" && cal_resolve "$@"); }
+resolve() { (. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && cal_resolve "$@"); }
 t_ok "cal_resolve amd-epyc-kvm: the committed example" sh -c "[ \"\$1\" = '$AMD_EX' ]" - "$(resolve amd-epyc-kvm)"
 t_ok "cal_resolve xeon-trap: the trapping VM's" sh -c "[ \"\$1\" = '$XEON' ]" - "$(resolve xeon-trap)"
 t_ok "cal_resolve DIR: the calibration.json in it" sh -c "[ \"\$1\" = '$T_ROOT/results/example-calibrate-20261204-192922/calibration.json' ]" - \
@@ -118,23 +118,23 @@ t_ok "the default is amd-epyc-kvm" sh -c "[ \"\$1\" = '$T_ROOT/$CALIBRATION_DEFA
 t_ok "study.sh --calibration xeon-trap" "$T_ROOT/bench/study.sh" --validate --results "$T_TMP/res" --calibration xeon-trap
 t_ok "study.sh --calibration bogus: refused, named" \
 	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/study.sh" --validate --results "$T_TMP/res" --calibration bogus
-t_ok "sweep.sh --calibration xeon-trap" "$T_ROOT/bench/sweep.sh" --validate --calibration xeon-trap --costs cal,1000
+t_ok "sweep.sh --calibration xeon-trap" "$T_ROOT/bench/experiment/sweep.sh" --validate --calibration xeon-trap --costs cal,1000
 t_ok "sweep.sh --calibration bogus: refused, named" \
-	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/sweep.sh" --validate --calibration bogus --costs cal,1000
+	t_refuses "CALIBRATION 'bogus' is neither" "$T_ROOT/bench/experiment/sweep.sh" --validate --calibration bogus --costs cal,1000
 t_ok "validate-model --native amd-epyc-kvm: the plan has its model" sh -c "
-	'$T_ROOT/bench/validate-model.sh' --validate --native amd-epyc-kvm --results '$T_TMP/res' 2>&1 |
+	'$T_ROOT/bench/experiment/validate-model.sh' --validate --native amd-epyc-kvm --results '$T_TMP/res' 2>&1 |
 		grep -q 'costs 1008 ns, holds the bus 928 ns, delays misses of a 32 KiB cache.*native: $AMD_EX'"
 t_ok "validate-model --native bogus: refused, named" \
-	t_refuses "--native 'bogus' is neither" "$T_ROOT/bench/validate-model.sh" --validate --native bogus
+	t_refuses "--native 'bogus' is neither" "$T_ROOT/bench/experiment/validate-model.sh" --validate --native bogus
 t_ok "validate-model: no calibrate run, the default calibration" sh -c "
-	'$T_ROOT/bench/validate-model.sh' --validate --results '$T_TMP/res' 2>&1 | grep -q 'native: $T_ROOT/$CALIBRATION_DEFAULT'"
+	'$T_ROOT/bench/experiment/validate-model.sh' --validate --results '$T_TMP/res' 2>&1 | grep -q 'native: $T_ROOT/$CALIBRATION_DEFAULT'"
 t_ok "validate-model --native <no shield>: the plan says every access waits" sh -c "
-	'$T_ROOT/bench/validate-model.sh' --validate --native '$T_TMP/noshield.json' --results '$T_TMP/res' 2>&1 |
+	'$T_ROOT/bench/experiment/validate-model.sh' --validate --native '$T_TMP/noshield.json' --results '$T_TMP/res' 2>&1 |
 		grep -q 'holds the bus 928 ns, delays every access (no cache shields)'"
 
 # The sweep of the calibrations, each at its own cost (the default), and
 # of one calibration scaled to each cost (--costs).
-SW=$T_ROOT/bench/sweep.sh
+SW=$T_ROOT/bench/experiment/sweep.sh
 t_ok "sweep: the default (the committed calibrations) validates" "$SW" --validate
 t_ok "sweep: --calibrations amd-epyc-kvm,<a file> validates" "$SW" --validate --calibrations "amd-epyc-kvm,$XEON"
 t_ok "sweep: one calibration is no sweep" t_refuses "--calibrations 'amd-epyc-kvm': a sweep needs at least two calibrations" \

@@ -15,7 +15,7 @@ if ! command -v chromium >/dev/null; then
 fi
 "$T_ROOT/tests/fake-run.sh" "$T_TMP/run" baseline:100:10:6:none aligned:100:10:6:completed \
 	split-off:100:60:6:completed split-on:100:10:6:sigbus:0 aligned-on:100:10:6:completed >/dev/null
-t_ok "the report of a synthetic run is made" sh -c "'$T_ROOT/bench/report.sh' '$T_TMP/run' >/dev/null 2>'$T_TMP/report.err'"
+t_ok "the report of a synthetic run is made" sh -c "'$T_ROOT/bench/report/report.sh' '$T_TMP/run' >/dev/null 2>'$T_TMP/report.err'"
 
 # browse RUN: RUN/check.html (report.html and the probe) through chromium;
 # the probe's line on stdout: "images N broken N [srcs] h2 TEXT top PX

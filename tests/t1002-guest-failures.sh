@@ -36,7 +36,7 @@ d=$T_TMP/int
 # Ctrl-C once the guest runs its job (before: 8 s after a 30 s wait for
 # output the runner prints only at the end)
 rc=$(T_INTERRUPT_WATCH=$d/console.log t_interrupt "$T_TMP/int.out" 'slb-init: running job' 0.5 \
-	"$T_ROOT/bench/run-guest.sh" -o "$d" -j "$(t_job int 'sleep 100000')" -t 300 --clock wall)
+	"$T_ROOT/bench/target/run-guest.sh" -o "$d" -j "$(t_job int 'sleep 100000')" -t 300 --clock wall)
 t_ok "Ctrl-C stops the runner with status 130" test "$rc" = 130
 t_ok "the interrupted runner's QEMU is gone" qemu_gone "$d/console.log"
 

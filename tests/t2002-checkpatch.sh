@@ -10,7 +10,7 @@ fi
 "$T_ROOT/scripts/checkpatch.sh" >"$T_TMP/cp.out" 2>&1
 rc=$?
 t_ok "make checkpatch passes" sh -c "[ $rc = 0 ] || { cat '$T_TMP/cp.out'; exit 1; }"
-for p in $(. "$T_ROOT/scripts/lib.sh" && series_files "$T_ROOT/patch/linux" && series_files "$T_ROOT/patch/qemu"); do
+for p in $(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-build.sh" && series_files "$T_ROOT/patch/linux" && series_files "$T_ROOT/patch/qemu"); do
 	t_ok "checkpatch: ${p#"$T_ROOT"/}" grep -qxF "ok   ${p#"$T_ROOT"/}" "$T_TMP/cp.out"
 done
 # The checker must be able to fail: a patch with a style error is caught.

@@ -39,7 +39,7 @@ t_ok "QEMU: bus-cache-kb=100000 is refused" \
 # levels' working sets shrunk to 16 KiB (inside the 48 KiB cache) and 1, 2
 # and 4 MiB (outside it).
 for m in calibrated all calibrated-q100; do
-	"$T_ROOT/bench/validate-model.sh" --native xeon-trap --bus-lock-model "${m%-q100}" --sizes 16K,1M,2M,4M --duration 0.01 --reps 4 \
+	"$T_ROOT/bench/experiment/validate-model.sh" --native xeon-trap --bus-lock-model "${m%-q100}" --sizes 16K,1M,2M,4M --duration 0.01 --reps 4 \
 		$([ "$m" = "${m%-q100}" ] || echo --quantum-ns 100000) --results "$T_TMP" --id "$m" >"$T_TMP/$m.out" 2>&1 &
 done
 wait

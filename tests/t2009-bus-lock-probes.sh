@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 t_require_guest "bus-lock probe tests"
 
-read -r ns hold kb ways < <(. "$T_ROOT/scripts/lib.sh" && bus_model_load calibrated "$(cal_resolve amd-epyc-kvm)" &&
+read -r ns hold kb ways < <(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && bus_model_load calibrated "$(cal_resolve amd-epyc-kvm)" &&
 	echo "$bus_lock_ns $bus_hold_ns $bus_cache_kb $bus_cache_ways")
 job=$(t_job buswait <<'JOB'
 slb-buswait -d 0.05 rate pair coherent code >buswait.txt 2>&1

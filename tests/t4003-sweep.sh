@@ -17,7 +17,7 @@ res=$T_TMP/results
 
 # The calibrated sweep: 1000 ns (scaled) and the calibration's own cost
 # (xeon-trap's, whose figures are checked).
-"$T_ROOT/bench/sweep.sh" --calibration xeon-trap --costs "cal,1000" --duration 3 --reps 1 --results "$res" --id c >"$T_TMP/c.out" 2>&1
+"$T_ROOT/bench/experiment/sweep.sh" --calibration xeon-trap --costs "cal,1000" --duration 3 --reps 1 --results "$res" --id c >"$T_TMP/c.out" 2>&1
 rc=$?
 sw=$res/c
 t_ok "the calibrated sweep completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/c.out'; exit 1; }"
@@ -50,7 +50,7 @@ t_ok "the plot names the model" grep -q 'calibrated model scaled to each cost' "
 t_ok "the plot is a PNG" t_is_png "$sw/sweep.png" 5000
 
 # The all-stall sweep (BUS_LOCK_MODEL=all), today's worst case.
-"$T_ROOT/bench/sweep.sh" --bus-lock-model all --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id s >"$T_TMP/sweep.out" 2>&1
+"$T_ROOT/bench/experiment/sweep.sh" --bus-lock-model all --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id s >"$T_TMP/sweep.out" 2>&1
 rc=$?
 sw=$res/s
 t_ok "the all-stall sweep completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/sweep.out'; exit 1; }"

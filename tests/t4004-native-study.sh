@@ -121,7 +121,7 @@ sim
 t_ok "no kernel log: the command line's option" said 'skipping split-ratelimit: needs split_lock_detect=ratelimit:10; this kernel runs ratelimit:5'
 
 # The deadline and a killed cyclictest end every process of the rep.
-(. "$T_ROOT/scripts/lib.sh" && write_study_job 30 0 1000 100 slb-load:aligned "" "SLB_MEASURE_CPUS=$last SLB_LOAD_CPUS=0 SLB_SEED=1") >"$T_TMP/long.job"
+(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 30 0 1000 100 slb-load:aligned "" "SLB_MEASURE_CPUS=$last SLB_LOAD_CPUS=0 SLB_SEED=1") >"$T_TMP/long.job"
 "$RN" -o "$T_TMP/dl" -j "$T_TMP/long.job" -t 2 >"$T_TMP/dl.outcome" 2>&1
 t_ok "a rep past its deadline: outcome timeout" grep -qx timeout "$T_TMP/dl.outcome"
 t_ok "... status 124, and its processes are gone" sh -c "grep -qx job_status=124 '$T_TMP/dl/status' && ! pgrep -g \$(cat '$T_TMP/dl/job.pgid') >/dev/null"

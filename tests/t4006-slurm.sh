@@ -121,7 +121,7 @@ t_ok "... summary, statistics and report, written by the job after the array" sh
 t_ok "... no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 
 # A sweep of two costs: each study a job array, all submitted at once.
-"$T_ROOT/bench/sweep.sh" --runner slurm --bus-lock-model all --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
+"$T_ROOT/bench/experiment/sweep.sh" --runner slurm --bus-lock-model all --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
 t_ok "RUNNER=slurm sweep of 2 costs completes" sh -c "[ $? = 0 ] && jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null || { tail '$T_TMP/sw.out'; exit 1; }"
 t_ok "... each of its studies ran on Slurm" jq -e '.runner.kind == "slurm"' "$res/sw/aligned/manifest.json" "$res/sw/ns1000/manifest.json" "$res/sw/ns3000/manifest.json"
 at_once() { # submitted within 15 s (one after another: 20 s or more each)
@@ -174,7 +174,7 @@ t_ok "... and no QEMU of its own" no_qemu
 "$ST" --runner slurm --no-wait --scenarios baseline --duration 3 --reps 1 --results "$res" --id nw >"$T_TMP/nw.out" 2>&1
 rc=$?
 t_ok "--no-wait returns at once (exit 0), naming the jobs" sh -c "[ $rc = 0 ] && grep -q 'not waiting: the run becomes $res/nw when job [0-9]* ends' '$T_TMP/nw.out' && [ -d '$res/.incomplete-nw' ]"
-(SLB_PROG=probe; . "$T_ROOT/scripts/lib.sh" && begin_run_dir "$res" probe '*' "a study" && rm -rf "$RUN_TMP") 2>"$T_TMP/probe.err"
+(SLB_PROG=probe; . "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-run.sh" && begin_run_dir "$res" probe '*' "a study" && rm -rf "$RUN_TMP") 2>"$T_TMP/probe.err"
 t_ok "... a study started meanwhile does not remove the run in Slurm" sh -c "[ -d '$res/.incomplete-nw' ] || { cat '$T_TMP/probe.err'; exit 1; }"
 finished() {
 	for _ in $(seq 1 300); do [ -s "$res/nw/report.md" ] && [ -z "$(squeue -h -o %i)" ] && return 0; sleep 0.5; done

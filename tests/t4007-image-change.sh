@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/image-change.sh (make bench-image) end to end on a tiny matrix
+# bench/experiment/image-change.sh (make bench-image) end to end on a tiny matrix
 # (baseline and aligned, 1 rep of 3 s on each image): image B is image A
 # and an unused file, which the guest kernel unpacks, also when A's
 # length is not a multiple of 4 (the kernel takes a cpio member only at a
@@ -9,7 +9,7 @@
 # failing study keeps no run (its logs stay in .incomplete-ID).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "image-change tests"
-IC=$T_ROOT/bench/image-change.sh
+IC=$T_ROOT/bench/experiment/image-change.sh
 res=$T_TMP/results
 cp "$SLB_INITRD" "$T_TMP/a.img"
 head -c $(($(stat -c %s "$T_TMP/a.img") % 4 == 3 ? 2 : 1)) /dev/zero >>"$T_TMP/a.img"

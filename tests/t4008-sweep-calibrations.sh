@@ -10,7 +10,7 @@
 t_require_guest "calibrations sweep tests"
 res=$T_TMP/results
 
-"$T_ROOT/bench/sweep.sh" --duration 3 --reps 1 --results "$res" --id s >"$T_TMP/s.out" 2>&1
+"$T_ROOT/bench/experiment/sweep.sh" --duration 3 --reps 1 --results "$res" --id s >"$T_TMP/s.out" 2>&1
 rc=$?
 sw=$res/s
 t_ok "the default sweep completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/s.out'; exit 1; }"

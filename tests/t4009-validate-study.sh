@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make validate-study (bench/validate-study.sh): bad input refused before
+# make validate-study (bench/experiment/validate-study.sh): bad input refused before
 # anything starts (a plan with more native split-lock seconds than
 # --max-split-s among it); the guest's isolation read from the native
 # facts (simulated); model / native computed right from known inputs (two
@@ -11,7 +11,7 @@
 # plain command line, measuring its last vCPU, the load on the other. No
 # native split lock is taken here (the native side is synthetic).
 . "$(dirname "$0")/lib.sh"
-VS=$T_ROOT/bench/validate-study.sh
+VS=$T_ROOT/bench/experiment/validate-study.sh
 FAKE=$T_ROOT/tests/fake-run.sh
 res=$T_TMP/results
 

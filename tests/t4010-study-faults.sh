@@ -97,7 +97,7 @@ PATH=$T_TMP/bin:$PATH "${study[@]}" --scenarios baseline,aligned --reps 1 --id u
 rc=$?
 t_ok "a report that fails: exit 1 naming it, the run kept" sh -c "[ $rc = 1 ] && grep -q 'the report failed' '$T_TMP/u.out' &&
 	grep -q 'make report RUN=u' '$res/u/problems.txt' && jq -e '.scenarios | length == 2' '$res/u/summary.json' || { tail '$T_TMP/u.out'; exit 1; }"
-t_ok "... and the report can be made again" sh -c "'$T_ROOT/bench/report.sh' '$res/u' 2>/dev/null && [ -s '$res/u/report.html' ]"
+t_ok "... and the report can be made again" sh -c "'$T_ROOT/bench/report/report.sh' '$res/u' 2>/dev/null && [ -s '$res/u/report.html' ]"
 t_ok "the resumed run's histograms are byte for byte the uninterrupted run's" sh -c \
 	"cmp '$res/u/baseline/rep1/files/hist.txt' '$res/i/baseline/rep1/files/hist.txt' && cmp '$res/u/aligned/rep1/files/hist.txt' '$res/i/aligned/rep1/files/hist.txt'"
 
@@ -126,7 +126,7 @@ fi
 
 # A sweep interrupted once its first study is done keeps it; --resume
 # runs the rest with the sweep's own options, and refuses others.
-sweep=("$T_ROOT/bench/sweep.sh" --bus-lock-model all --costs 1000,3000 --duration 3 --reps 1 --jobs 1 --results "$res")
+sweep=("$T_ROOT/bench/experiment/sweep.sh" --bus-lock-model all --costs 1000,3000 --duration 3 --reps 1 --jobs 1 --results "$res")
 env --default-signal=INT "${sweep[@]}" --id sw >"$T_TMP/sw.out" 2>&1 &
 pid=$!
 until_seen "$T_TMP/sw.out" '\[2/3\]'
@@ -136,8 +136,8 @@ wait "$pid"
 rc=$?
 t_ok "an interrupted sweep: exit 130, its finished study kept" sh -c "[ $rc = 130 ] && [ -s '$res/.incomplete-sw/aligned/summary.json' ] &&
 	grep -q \"'make bench-sweep RESUME=sw'\" '$T_TMP/sw.out' || { tail '$T_TMP/sw.out'; exit 1; }"
-t_ok "--resume of a sweep refuses another option: exit 2, one line" t_refuses "duration" "$T_ROOT/bench/sweep.sh" --resume sw --duration 4 --results "$res"
-"$T_ROOT/bench/sweep.sh" --resume sw --jobs 1 --results "$res" >"$T_TMP/sw2.out" 2>&1
+t_ok "--resume of a sweep refuses another option: exit 2, one line" t_refuses "duration" "$T_ROOT/bench/experiment/sweep.sh" --resume sw --duration 4 --results "$res"
+"$T_ROOT/bench/experiment/sweep.sh" --resume sw --jobs 1 --results "$res" >"$T_TMP/sw2.out" 2>&1
 rc=$?
 t_ok "... --resume skips it, runs the others and finishes the sweep" sh -c "[ $rc = 0 ] && grep -q '\\[1/3\\] the aligned control: done before' '$T_TMP/sw2.out' &&
 	jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null && [ ! -e '$res/.incomplete-sw' ] || { tail '$T_TMP/sw2.out'; exit 1; }"

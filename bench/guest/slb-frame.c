@@ -2,7 +2,7 @@
 /*
  * slb-frame: the guest's side of the output channel. Sends files to the
  * host framed (see lib/frame.h) through QEMU's isa-debugcon port, which
- * bench/run-guest.sh connects to a host file. The port needs no driver and
+ * bench/target/run-guest.sh connects to a host file. The port needs no driver and
  * raises no interrupts, so sending output disturbs nothing; every byte
  * written arrives, in order.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * slb-unframe: decode the guest's framed output (ttyS1 captured by
- * bench/run-guest.sh) into one file per frame, and say whether the output
+ * bench/target/run-guest.sh) into one file per frame, and say whether the output
  * is complete: every frame whole with a matching length and cksum, and the
  * job's DONE marker present.
  *

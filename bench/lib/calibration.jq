@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The one reader of slb-calibrate's calibration.json (schema 1), for
-# bench/calibrate.sh, bench/validate-model.sh and bench/report.sh:
+# bench/experiment/calibrate.sh, bench/experiment/validate-model.sh and bench/report/report.sh:
 #   jq -L "$SLB_JQ_LIB" 'include "calibration"; cal_check | ...' FILE
 
 # cal_check: the document, when it holds what the readers use (tool,
@@ -88,7 +88,7 @@ def cal_plot_vars($id):
 #               among equals (the level itself where it fits: 32 KiB 8
 #               ways, 48 KiB 12). none (cache_kb 0, cache_ways 0) when L1
 #               is slowed: every vCPU then waits wherever it meets a lock
-#               (bench/run-guest.sh takes ways 0 with no cache);
+#               (bench/target/run-guest.sh takes ways 0 with no cache);
 #   hold_ns     how long a lock holds the bus: a victim that misses on
 #               every access loses hold_ns per cost_ns, so it runs at
 #               (cost - hold) / cost of its speed: hold = cost (1 - 1/m)

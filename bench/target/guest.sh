@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Study target "guest" (the default): each rep boots the emulated guest
-# (bench/run-guest.sh: QEMU TCG, --clock virtual or wall) with the
+# (bench/target/run-guest.sh: QEMU TCG, --clock virtual or wall) with the
 # scenario's kernel options and the built-in study job. Sourced by
 # bench/study.sh after its option checks; it reads the study's variables
 # (list, clock, s_vcpus, s_variant, s_cpu, ...).
@@ -68,7 +68,7 @@ guest_preflight() {
 		[ -z "${seen[$key]:-}" ] || continue
 		seen[$key]=1
 		mapfile -t args < <(guest_args "$s" 1 60)
-		out=$("$SLB_ROOT/bench/run-guest.sh" --preflight "${args[@]}" 2>&1)
+		out=$("$SLB_ROOT/bench/target/run-guest.sh" --preflight "${args[@]}" 2>&1)
 		rc=$?
 		out=$(printf '%s\n' "$out" | grep . | tail -n 1 | sed 's/^run-guest: \(error: \)\{0,1\}//')
 		case $rc in
@@ -124,5 +124,5 @@ target_limit() {
 target_start() {
 	local s=$1 rep=$2 dir=$3 job=$4 limit=$5 args
 	mapfile -t args < <(guest_args "$s" "$rep" "$limit")
-	exec "$SLB_ROOT/bench/run-guest.sh" -o "$dir" -j "$job" "${args[@]}"
+	exec "$SLB_ROOT/bench/target/run-guest.sh" -o "$dir" -j "$job" "${args[@]}"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Host side of one native rep, the counterpart of bench/run-guest.sh for
+# Host side of one native rep, the counterpart of bench/target/run-guest.sh for
 # TARGET=native and TARGET=ssh:...: runs bench/target/rep.sh with a study
 # job on this machine's running kernel, or over ssh in the directory the
 # study copied the tools to (--remote-dir), brings the rep's files back and

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Calibration job (make validate-model): slb-calibrate inside the guest,
 # the victim on the isolated vCPU, the load (and the issuer) on the first
-# housekeeping vCPU. bench/validate-model.sh ships a prelude that sets
+# housekeeping vCPU. bench/experiment/validate-model.sh ships a prelude that sets
 # SLB_CAL_ARGS (the tool's options but --cpus and the outputs) and then
 # sources this file. The tool's progress lines go to the console (the
 # host follows console.log); left in ./ for the host: calibration.json,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Print what `make smoke` found: the guest's facts and cyclictest's figures
-# from a bench/run-guest.sh results directory.
+# from a bench/target/run-guest.sh results directory.
 set -uo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
 dir=${1:?usage: smoke-report.sh RUNDIR}
 outcome=$(jq -r .outcome "$dir/outcome.json" 2>/dev/null || echo missing)
 echo "guest run: $outcome (boot + job took $(jq -r .elapsed_s "$dir/outcome.json" 2>/dev/null) s)"

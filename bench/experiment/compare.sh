@@ -12,7 +12,8 @@
 # of one run against its control (scenarios.conf) in the other.
 set -uo pipefail
 SLB_PROG=compare
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 results=${SLB_RESULTS:-$SLB_ROOT/results}
 
 runs() { (cd "$results" 2>/dev/null && for d in */scenarios.list; do [ -f "$d" ] && printf '%s ' "${d%/scenarios.list}"; done); }

@@ -47,7 +47,9 @@
 # given that is no study of the right kind, a study's own refusal.
 set -uo pipefail
 SLB_PROG=validate-study
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/bench/scenarios.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 

@@ -19,7 +19,9 @@
 # Exit status: 0 done, 1 a guest run failed, 2 bad input.
 set -uo pipefail
 SLB_PROG=model-cost
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/bench/cost/lib.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 cost_bench_init "${1:-}" "make bench-model"
 tmp=$(mktemp -d)

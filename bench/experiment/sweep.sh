@@ -34,7 +34,9 @@
 # kept).
 set -uo pipefail
 SLB_PROG=sweep
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 costs= cals= cal_given=0 duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
@@ -241,7 +243,7 @@ stop_sweep() {
 		rm -rf "$tmp"
 		say "interrupted: nothing had finished; nothing kept of sweep $id"
 	else
-		say "interrupted: what finished is kept in $tmp; 'make bench-sweep RESUME=$id' (bench/sweep.sh --resume $id) finishes the sweep"
+		say "interrupted: what finished is kept in $tmp; 'make bench-sweep RESUME=$id' (bench/experiment/sweep.sh --resume $id) finishes the sweep"
 	fi
 	exit 130
 }

@@ -43,7 +43,9 @@
 # calibration.json that is missing, unreadable, not JSON or lacks fields.
 set -uo pipefail
 SLB_PROG=validate-model
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 # Guest defaults: emulation runs some 50 times slower than the virtual
@@ -283,7 +285,7 @@ if [ -z "$model" ]; then
 	# The emulation runs some 50 times slower than the virtual time (both
 	# vCPUs busy), plus the boot.
 	limit=$(awk -v p="$plan_s" 'BEGIN { printf "%d", 300 + 120 * p }')
-	"$SLB_ROOT/bench/run-guest.sh" -o "$tmp/guest" -j "$tmp/guest.job" --smp 2 --memory "$memory" \
+	"$SLB_ROOT/bench/target/run-guest.sh" -o "$tmp/guest" -j "$tmp/guest.job" --smp 2 --memory "$memory" \
 		--clock virtual $(bus_model_args) --quantum-ns "$quantum_ns" -t "$limit" \
 		>"$tmp/guest.outcome" 2>"$tmp/guest.stderr" &
 	guest_pid=$!

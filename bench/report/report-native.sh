@@ -4,7 +4,7 @@
 # banner, the setup (the target, its kernel and split-lock detection state
 # as read), the skipped scenarios with why and which boot runs them, the
 # caveats of real time. Sourced by
-# bench/report.sh; each function prints Markdown and nothing for a guest
+# bench/report/report.sh; each function prints Markdown and nothing for a guest
 # run. MF is the manifest (or {}), RUN the run directory.
 
 # report_is_native MF: the run ran natively.

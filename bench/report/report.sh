@@ -7,17 +7,18 @@
 # its scenario names, then the summary plot), the verdict sentences
 # computed by slb-stats, then the setup, the tables of reps, the
 # comparisons and the method, the other plots, and the caveats last.
-# Draws the plots first (bench/plots.sh), which also writes RUN/stats.json.
+# Draws the plots first (bench/report/plots.sh), which also writes RUN/stats.json.
 # Exit status: 0 written, 1 the plots, the statistics or cmark-gfm failed.
 set -uo pipefail
 SLB_PROG=report
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/bench/scenarios.sh"
-. "$SLB_ROOT/bench/report-native.sh"
-. "$SLB_ROOT/bench/report-runner.sh"
+. "$SLB_ROOT/bench/report/report-native.sh"
+. "$SLB_ROOT/bench/report/report-runner.sh"
 run=${1:-}
 require_run_dir "$run"
-"$SLB_ROOT/bench/plots.sh" "$run" || exit 1
+"$SLB_ROOT/bench/report/plots.sh" "$run" || exit 1
 st=$run/stats.json
 m=$run/manifest.json
 [ -f "$m" ] || echo '{}' >"$m.missing"

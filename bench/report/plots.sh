@@ -9,7 +9,8 @@
 # RUN/stats.json too.
 set -uo pipefail
 SLB_PROG=plots
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 run=${1:-}
 require_run_dir "$run"

@@ -34,7 +34,7 @@
 # (--preflight: QEMU refused the arguments).
 set -uo pipefail
 SLB_PROG=run-guest
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
 
 usage() {
 	cat <<USAGE

@@ -25,7 +25,9 @@
 # Exit status: 0 done, 1 a guest run failed, 2 bad input.
 set -uo pipefail
 SLB_PROG=boot-cost
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-build.sh"
+. "$SLB_ROOT/bench/cost/lib.sh"
 cost_bench_init "${1:-}" "make bench-boot"
 [ -f "$(initrd_base "${SLB_INITRD:-}")" ] ||
 	usage_error "SLB_INITRD '${SLB_INITRD:-}' has no base image beside it (run 'make initramfs'; make bench-boot sets it)"

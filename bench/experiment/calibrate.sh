@@ -27,7 +27,9 @@
 # usage error (nothing started).
 set -uo pipefail
 SLB_PROG=calibrate
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/lib/job.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 tool=${SLB_CALIBRATE:-$SLB_ROOT/build/guest/slb-calibrate}

@@ -3,7 +3,7 @@
 # RUNNER=slurm: bench/runner/slurm.sh): the job ids, the nodes, each task
 # Slurm ended without a record (its state and reason: that rep counts as
 # failed), and a warning when a wall-clock run spread over nodes. Sourced
-# by bench/report.sh; each function prints Markdown, nothing for a run of
+# by bench/report/report.sh; each function prints Markdown, nothing for a run of
 # the local runner. MF is the manifest (or {}).
 
 # report_runner_warning MF: the wall clock on Slurm: nodes differ.

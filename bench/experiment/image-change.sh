@@ -6,7 +6,7 @@
 # initramfs SLB_INITRD (image A) and on A with one more cpio member, a
 # file of PAD zero bytes that nothing reads (image B: the same programs,
 # every event after the kernel unpacks it shifted by the unpacking). Then
-# per scenario B over A (bench/compare.sh: ratio with its 95 % interval,
+# per scenario B over A (bench/experiment/compare.sh: ratio with its 95 % interval,
 # exact test), and per comparison of the study (split-off / aligned, ...)
 # A's ratio and interval beside B's, and whether each estimate lies in the
 # other's interval. An interval that covers what a user varies holds B's
@@ -18,7 +18,8 @@
 # (nothing started).
 set -uo pipefail
 SLB_PROG=image-change
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 scenarios=baseline,aligned,split-off,split-warn pad=1000003 reps=$REPS_DEFAULT duration=$DURATION_DEFAULT
@@ -117,7 +118,7 @@ for v in A B; do
 	rm -f "$tmp/$v/latest"
 done
 rm -f "$tmp/B.img"
-SLB_RESULTS=$tmp "$SLB_ROOT/bench/compare.sh" A B >"$tmp/compare.log" 2>&1 || die "compare failed (log: $tmp/compare.log)"
+SLB_RESULTS=$tmp "$SLB_ROOT/bench/experiment/compare.sh" A B >"$tmp/compare.log" 2>&1 || die "compare failed (log: $tmp/compare.log)"
 cmp=$tmp/compare-A-vs-B/compare.json
 
 # One reading of both runs: per scenario B/A, per comparison A's and B's.

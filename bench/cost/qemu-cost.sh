@@ -19,7 +19,8 @@
 # SLB_INITRD from make bench-qemu)
 set -uo pipefail
 SLB_PROG=qemu-cost
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$SLB_ROOT/bench/cost/lib.sh"
 reps=${1:-8}
 case $reps in '' | *[!0-9]*) usage_error "REPS '$reps' is not a whole number from 4 to 100" ;; esac
 [ "$reps" -ge 4 ] && [ "$reps" -le 100 ] || usage_error "REPS $reps is out of range (allowed: 4 to 100: an interval needs 4 runs a side)"
@@ -40,7 +41,7 @@ slb-load --calibrate 20000 --json >calib4.json
 slb-load --calibrate 20000 -s 8 -o xadd --json >calib8.json
 JOB
 run() { # run NAME QEMU JOB [KERNEL-OPTION]: one guest; its CPU time in NAME.cpu
-	cpu_seconds "$SLB_ROOT/bench/run-guest.sh" --clock wall --qemu "$2" -o "$tmp/$1" -j "$3" \
+	cpu_seconds "$SLB_ROOT/bench/target/run-guest.sh" --clock wall --qemu "$2" -o "$tmp/$1" -j "$3" \
 		-a "${4:-split_lock_detect=off}" -t 600 >"$tmp/$1.cpu" ||
 		die "guest run $1 failed: $(cat "$tmp/$1/outcome.json" 2>/dev/null)"
 }
