@@ -121,9 +121,13 @@ USAGE
 all_scenarios() { scenario_names "$SCENARIO_FILE"; }
 field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
-opts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
-	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-	-l runner:,no-wait,task:,finish:,resume: -- "$@") || exit 2
+# study_getopt ARG...: getopt over ARG with the study's options.
+study_getopt() {
+	getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
+		-l runner:,no-wait,task:,finish:,resume: -- "$@"
+}
+opts=$(study_getopt "$@") || exit 2
 eval set -- "$opts"
 # parse_opts OPTION...: the options into the variables (getopt's output,
 # ending in --).
@@ -172,9 +176,7 @@ if [ -n "$resume" ]; then
 	[ -f "$rdir/study.args" ] ||
 		usage_error "--resume '$resume': no interrupted run of that id in $results (allowed: $(resumable_runs "$results" | tr '\n' ' ' | grep . || echo "none"))"
 	mapfile -t stored <"$rdir/study.args"
-	sopts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
-		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-		-l runner:,no-wait,task:,finish:,resume: -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
+	sopts=$(study_getopt "${stored[@]}") || usage_error "$rdir/study.args does not parse"
 	eval set -- "$sopts"
 	parse_opts "$@"
 	eval set -- "$opts"
@@ -278,9 +280,10 @@ resume_key() {
 }
 # the options that decide what a rep measures, "OPTION VALUE" a line
 # (study_args without who runs the reps and where the run is kept)
-result_args() {
-	study_args | paste - - | grep -v -e '^--jobs	' -e '^--runner	' -e '^--results	' -e '^--id	'
-}
+result_args() { study_args | measured_args; }
+# measured_args: of "OPTION\nVALUE" lines (study_args, study.args), the
+# "OPTION VALUE" pairs that decide what a rep measures.
+measured_args() { paste - - | grep -v -e '^--jobs	' -e '^--runner	' -e '^--results	' -e '^--id	'; }
 # resume_check: --resume ID may go on: the run is not running, not
 # finished, and nothing that decides its results changed; else exit 2
 # naming what.
@@ -289,7 +292,7 @@ resume_check() {
 	pid=$(cat "$rdir/.pid" 2>/dev/null)
 	[ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null || usage_error "--resume '$id': the run is still running (pid $pid)"
 	[ ! -e "$results/$id" ] || usage_error "--resume '$id': $results/$id exists: that run finished"
-	d=$(diff <(paste - - <"$rdir/study.args" | grep -v -e '^--jobs	' -e '^--runner	' -e '^--results	' -e '^--id	') \
+	d=$(diff <(measured_args <"$rdir/study.args") \
 		<(result_args) | sed -n 's/^> //p' | head -n 1)
 	[ -z "$d" ] || usage_error "--resume '$id': ${d%%	*} is '${d#*	}' here, '$(paste - - <"$rdir/study.args" | awk -F'\t' -v o="${d%%	*}" '$1 == o { print $2 }')' in the run (a resumed run keeps its parameters)"
 	d=$(diff "$rdir/resume.key" <(resume_key) | sed -n 's/^> //p' | head -n 1)
@@ -404,10 +407,14 @@ study_finish() {
 	unmeasured >"$tmp/problems.txt" || die "cannot write $tmp/problems.txt"
 	end_run_dir "$tmp" "$results/$id"
 	ln -sfn "$id" "$results/latest"
-	"$SLB_ROOT/bench/report/report.sh" "$results/$id" >/dev/null 2>"$results/$id/report.err" ||
+	# report.err stays only when the report failed: a report that worked
+	# leaves its progress lines there too.
+	if "$SLB_ROOT/bench/report/report.sh" "$results/$id" >/dev/null 2>"$results/$id/report.err"; then
+		rm -f "$results/$id/report.err"
+	else
 		echo "the report failed ($(grep . "$results/$id/report.err" | tail -n 1)); the results are kept: make report RUN=$id" \
 			>>"$results/$id/problems.txt"
-	[ -s "$results/$id/report.err" ] || rm -f "$results/$id/report.err"
+	fi
 	[ -s "$results/$id/problems.txt" ] || rm -f "$results/$id/problems.txt"
 }
 

@@ -87,6 +87,7 @@ t_ok "... the plots draw what exists and skip what does not" sh -c "[ -s '$k/plo
 rc=$?
 t_ok "--resume runs only the rep still to do and finishes the run" sh -c "[ $rc = 0 ] && grep -q 'run i resumed: 1 of 2' '$T_TMP/r.out' &&
 	grep -q 'run i complete' '$T_TMP/r.out' && [ ! -e '$inc' ] && [ -s '$res/i/report.md' ] || { tail '$T_TMP/r.out'; exit 1; }"
+t_ok "... and, its report made, keeps no report.err (the report's progress lines)" test ! -e "$res/i/report.err"
 
 # A report that fails (a cmark-gfm that fails): the run is kept, exit 1
 # naming it; make report redoes it. Its reps ran without interruption:
@@ -97,6 +98,7 @@ PATH=$T_TMP/bin:$PATH "${study[@]}" --scenarios baseline,aligned --reps 1 --id u
 rc=$?
 t_ok "a report that fails: exit 1 naming it, the run kept" sh -c "[ $rc = 1 ] && grep -q 'the report failed' '$T_TMP/u.out' &&
 	grep -q 'make report RUN=u' '$res/u/problems.txt' && jq -e '.scenarios | length == 2' '$res/u/summary.json' || { tail '$T_TMP/u.out'; exit 1; }"
+t_ok "... keeping why in report.err" grep -q 'cmark-gfm: out of order' "$res/u/report.err"
 t_ok "... and the report can be made again" sh -c "'$T_ROOT/bench/report/report.sh' '$res/u' 2>/dev/null && [ -s '$res/u/report.html' ]"
 t_ok "the resumed run's histograms are byte for byte the uninterrupted run's" sh -c \
 	"cmp '$res/u/baseline/rep1/files/hist.txt' '$res/i/baseline/rep1/files/hist.txt' && cmp '$res/u/aligned/rep1/files/hist.txt' '$res/i/aligned/rep1/files/hist.txt'"
