@@ -146,6 +146,25 @@ write_study_job() {
 	echo '. "${SLB_JOBS:-/jobs}/study.sh"'
 }
 
+# What a study measures (study.sh --measure: cyclictest, timerlat or both):
+# measure_phases M: the measurements one rep runs one after the other;
+# run_measures M: the histograms its reps leave (slb-summary/slb-stats
+# --measure: cyclictest, timerlat-irq, timerlat-thread); primary_measure M:
+# the one summary.json, stats.json, the plots and the verdicts use
+# (cyclictest, or timerlat's thread latency, the same wake-up's, when
+# timerlat alone ran); run_measure RUNDIR: the M a run was made with (its
+# manifest; cyclictest for runs from before the option).
+measure_phases() { if [ "$1" = both ]; then echo 2; else echo 1; fi; }
+run_measures() {
+	case $1 in
+	timerlat) echo timerlat-irq timerlat-thread ;;
+	both) echo cyclictest timerlat-irq timerlat-thread ;;
+	*) echo cyclictest ;;
+	esac
+}
+primary_measure() { if [ "$1" = timerlat ]; then echo timerlat-thread; else echo cyclictest; fi; }
+run_measure() { jq -r '.params.measure // "cyclictest"' "$1/manifest.json" 2>/dev/null || echo cyclictest; }
+
 # cal_jq FILE FILTER [JQ-OPTION...]: jq FILTER over FILE, an
 # slb-calibrate calibration.json, with the functions of its one reader,
 # bench/lib/calibration.jq (cal_check, cal_point, ...).
