@@ -52,7 +52,8 @@ report_timerlat() {
 	echo
 	if jq -e '.comparisons | length > 0' "$(stats_file "$pm")" >/dev/null 2>&1; then
 		echo "Each comparison's ratio under each measure (corrected, the median over reps"
-		echo "as in the comparisons below; 95 % CI):"
+		echo "as in the comparisons below; 95 % CI; - where there is none: a control at"
+		echo "0 us, or too few samples beyond the quantile):"
 		echo
 		echo "| ratio |$(for m in "${ms[@]}"; do printf ' %s p99 | p99.9 |' "$m"; done)"
 		echo "| --- |$(for m in "${ms[@]}"; do printf ' ---: | ---: |'; done)"
@@ -62,7 +63,8 @@ report_timerlat() {
 			for m in "${ms[@]}"; do
 				jq -r --arg l "$l" 'def ci(a): if a[0] == null then "" else " (\(a[0])-\(a[1]))" end;
 					[.comparisons[] | select(.label == $l)][0] // null |
-					if . == null then " no data | no data |" else " x\(.ratio_p99)\(ci(.ratio_p99_ci)) | x\(.ratio_p999)\(ci(.ratio_p999_ci)) |" end' \
+					def r(v; c): if v == null then "-" else "x\(v)\(ci(c))" end;
+					if . == null then " no data | no data |" else " \(r(.ratio_p99; .ratio_p99_ci)) | \(r(.ratio_p999; .ratio_p999_ci)) |" end' \
 					"$(stats_file "$m")" | tr -d '\n'
 			done
 			echo
