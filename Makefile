@@ -73,6 +73,7 @@ help:
 	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
 	@echo "                RESUME=<id>: finish an interrupted study (results/.incomplete-<id>) with its own parameters"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
+	@echo "                MEASURE=$(MEASURE) (cyclictest|timerlat|both: rtla timerlat hist, IRQ and thread latency)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
 	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled))"
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
@@ -170,13 +171,16 @@ INTERVAL  ?= $(INTERVAL_DEFAULT)
 # TARGET: guest (the emulator), native (this machine's running kernel, as
 # root) or ssh:[user@]host[:port]; MEASURE_CPU, LOAD_CPUS for the last two.
 TARGET    ?= guest
+# MEASURE: cyclictest, timerlat (rtla timerlat hist) or both (one after
+# the other in each rep).
+MEASURE   ?= $(MEASURE_DEFAULT)
 LOAD_RATE ?= 0
 # RUNNER: local (this machine) or slurm (a Slurm job array; docs/targets.md:
 # SLB_CACHE and the checkout on shared storage, SLB_SBATCH_OPTS).
 RUNNER    ?= local
 STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
-	$(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
+	--measure "$(MEASURE)" $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
 # make bench RESUME=<id>: finish the interrupted run results/.incomplete-<id>
 # with its own parameters; a variable also given on this command line
 # must equal the run's (bench/study.sh --resume refuses otherwise).
@@ -187,7 +191,7 @@ RESUME_ARGS = --resume "$(RESUME)" $(call given,RUNNER,--runner) $(if $(NO_WAIT)
 	$(call given,VCPUS,--vcpus) $(call given,INTERVAL,--interval) $(call given,JOBS,--jobs) $(call given,CLOCK,--clock) \
 	$(call given,BUS_LOCK_MODEL,--bus-lock-model) $(call given,BUS_LOCK_NS,--bus-lock-ns) $(call given,CALIBRATION,--calibration) \
 	$(call given,QUANTUM_NS,--quantum-ns) $(call given,LOAD_RATE,--load-rate) $(call given,MEASURE_CPU,--measure-cpu) \
-	$(call given,LOAD_CPUS,--load-cpus)
+	$(call given,LOAD_CPUS,--load-cpus) $(call given,MEASURE,--measure)
 # the target a resumed run ran on (its study.args)
 BENCH_TARGET = $(if $(RESUME),$$(sed -n '/^--target$$/{n;p;q}' $(RESULTS)/.incomplete-$(RESUME)/study.args 2>/dev/null),$(TARGET))
 bench:

@@ -51,7 +51,7 @@ warmup=$WARMUP_DEFAULT jobs=$JOBS_DEFAULT clock=${SLB_CLOCK:-$CLOCK_DEFAULT}
 bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_given=0
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 results=$SLB_ROOT/results id= json=0 validate=0 resume=
-target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
+target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0 measure=$MEASURE_DEFAULT
 runner=${SLB_RUNNER:-local} no_wait=0 task= finish=
 
 usage() {
@@ -71,6 +71,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
                         $VCPUS_DEFAULT; a scenario's vcpus=N in column 8 wins)
   -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
   -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
+  -M, --measure M       what measures the latency: cyclictest (default), timerlat
+                        (rtla timerlat hist: IRQ and thread latency, its timer
+                        pinned to the measured CPU) or both (one after the
+                        other in each rep, DURATION each, under the same load)
   -c, --clock MODE      virtual or wall (default \$SLB_CLOCK or $CLOCK_DEFAULT)
       --bus-lock-model M  virtual: calibrated (a split lock costs its issuer,
                         holds the bus and delays others' cache misses as
@@ -123,7 +127,7 @@ field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 # study_getopt ARG...: getopt over ARG with the study's options.
 study_getopt() {
-	getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
+	getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:M:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help,measure: \
 		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
 		-l runner:,no-wait,task:,finish:,resume: -- "$@"
 }
@@ -148,6 +152,7 @@ while true; do
 	-v | --vcpus) vcpus=$2; shift 2 ;;
 	-i | --interval) interval=$2; shift 2 ;;
 	-w | --warmup) warmup=$2; shift 2 ;;
+	-M | --measure) measure=$2; shift 2 ;;
 	-c | --clock) clock=$2; shift 2 ;;
 	--bus-lock-ns) bus_lock_ns=$2 bus_lock_ns_given=1; shift 2 ;;
 	--bus-lock-model) bus_model=$2; shift 2 ;;
@@ -195,6 +200,9 @@ check_number REPS "$reps" 1 100
 check_number VCPUS "$vcpus" 2 8
 check_number INTERVAL "$interval" 100 100000
 check_number WARMUP "$warmup" 0 60
+check_choice MEASURE "$measure" cyclictest timerlat both
+# both: cyclictest, then rtla timerlat, DURATION each (measure_phases).
+phases=$(measure_phases "$measure")
 check_choice CLOCK "$clock" virtual wall
 check_choice BUS_LOCK_MODEL "$bus_model" calibrated all
 # The calibrated model takes a cost as a scaling of its calibration
@@ -258,7 +266,7 @@ runner_check
 # a runner that calls it elsewhere with --task and --finish.
 study_args() {
 	printf '%s\n' --target "$target" --scenarios "${list[*]}" --duration "$duration" --reps "$reps" \
-		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
+		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --measure "$measure" --clock "$clock" \
 		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
 	# the model as given: all its cost, calibrated its file (which sets the
@@ -323,6 +331,8 @@ rep_run() {
 	local s=$1 rep=$2 dir=$tmp/$1/rep$2 env=()
 	mkdir -p "$tmp/$s"
 	mapfile -t env < <(target_job_env "$s" "$rep")
+	# cyclictest alone (the default) writes the job it always did
+	[ "$measure" = cyclictest ] || env+=("SLB_MEASURE=$measure")
 	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
 		"${env[@]}" >"$dir.job"
 	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr"
@@ -401,9 +411,18 @@ unmeasured() {
 # the run's problems.txt, which the study's exit status follows.
 study_finish() {
 	target_cleanup
-	stats_tool "$tmp/summary.json" "$SUMMARY" --json "$tmp" || die "summary failed (partial run kept in $tmp)"
-	stats_tool "$tmp/summary.csv" "$SUMMARY" --csv "$tmp" 2>/dev/null || die "summary (CSV) failed (partial run kept in $tmp)"
-	stats_tool "$tmp/summary.txt" "$SUMMARY" "$tmp" 2>/dev/null || die "summary (text) failed (partial run kept in $tmp)"
+	# summary.*: the run's primary measure (cyclictest, or timerlat's
+	# thread latency when timerlat alone ran); summary-M.*: each other one.
+	local pm m
+	pm=$(primary_measure "$measure")
+	stats_tool "$tmp/summary.json" "$SUMMARY" --json --measure "$pm" "$tmp" || die "summary failed (partial run kept in $tmp)"
+	stats_tool "$tmp/summary.csv" "$SUMMARY" --csv --measure "$pm" "$tmp" 2>/dev/null || die "summary (CSV) failed (partial run kept in $tmp)"
+	stats_tool "$tmp/summary.txt" "$SUMMARY" --measure "$pm" "$tmp" 2>/dev/null || die "summary (text) failed (partial run kept in $tmp)"
+	for m in $(run_measures "$measure"); do
+		[ "$m" != "$pm" ] || continue
+		stats_tool "$tmp/summary-$m.json" "$SUMMARY" --json --measure "$m" "$tmp" || die "summary ($m) failed (partial run kept in $tmp)"
+		stats_tool "$tmp/summary-$m.txt" "$SUMMARY" --measure "$m" "$tmp" 2>/dev/null || die "summary ($m, text) failed (partial run kept in $tmp)"
+	done
 	unmeasured >"$tmp/problems.txt" || die "cannot write $tmp/problems.txt"
 	end_run_dir "$tmp" "$results/$id"
 	ln -sfn "$id" "$results/latest"
@@ -531,7 +550,7 @@ else
 	printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 	cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 	"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
-		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
+		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" measure="$measure" \
 		$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 		{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
 	rm -f "$tmp/manifest.err"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build the guest initramfs: busybox-static, cyclictest and stress-ng with
-# their shared libraries, our static guest programs and modules, /init and the built-in
+# Build the guest initramfs: busybox-static, cyclictest, rtla (timerlat)
+# and stress-ng with their shared libraries, our static guest programs and modules, /init and the built-in
 # jobs. Cached by a hash of everything that goes in.
 #
 #   build-initramfs.sh EXTRA_DIR...   build if needed, print the image path
@@ -20,7 +20,7 @@ set -euo pipefail
 . "$SLB_ROOT/scripts/lib-build.sh"
 
 GUEST=$SLB_ROOT/bench/guest
-HOST_PROGS=(/bin/busybox /usr/bin/cyclictest /usr/bin/stress-ng)
+HOST_PROGS=(/bin/busybox /usr/bin/cyclictest /usr/bin/rtla /usr/bin/stress-ng)
 
 inputs() {
 	local d
@@ -44,9 +44,11 @@ main() {
 	command -v busybox >/dev/null || [ -x /bin/busybox ] || die "busybox-static missing: run 'make deps'"
 	[ -x /usr/bin/cyclictest ] || die "rt-tests (cyclictest) missing: run 'make deps'"
 	[ -x /usr/bin/stress-ng ] || die "stress-ng missing: run 'make deps'"
+	[ -x /usr/bin/rtla ] || die "rtla missing: run 'make deps'"
 	# shellcheck disable=SC2046
 	key=$(hash_inputs $(inputs "$@") "busybox=$(dpkg-query -W -f='${Version}' busybox-static)" \
 		"rt-tests=$(dpkg-query -W -f='${Version}' rt-tests)" \
+		"rtla=$(dpkg-query -W -f='${Version}' rtla)" \
 		"stress-ng=$(dpkg-query -W -f='${Version}' stress-ng)")
 	out=$SLB_CACHE/initramfs-$key.cpio
 	if [ -f "$out" ] && [ -f "$(initrd_base "$out")" ]; then
@@ -63,6 +65,7 @@ main() {
 		[ -e "$root/$f" ] || ln -s /bin/busybox "$root/$f"
 	done
 	copy_with_libs "$root" /usr/bin/cyclictest
+	copy_with_libs "$root" /usr/bin/rtla
 	install -m 0755 "$GUEST/init" "$root/init"
 	install -m 0644 "$GUEST/slb-lib.sh" "$root/lib/slb-lib.sh"
 	install -m 0644 "$GUEST"/jobs/*.sh "$root/jobs/"

@@ -14,6 +14,8 @@ PACKAGES=(
 	ccache
 	# guest userspace
 	busybox-static rt-tests stress-ng libc6-dev
+	# rtla timerlat, the second measurement (study.sh --measure)
+	rtla
 	# emulator: stock (firmware, comparison) and the build of our patched one
 	qemu-system-x86 dpkg-dev meson ninja-build libglib2.0-dev
 	libpixman-1-dev libfdt-dev pkg-config python3

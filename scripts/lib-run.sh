@@ -56,7 +56,7 @@ check_run_id() {
 # killed outright (SIGKILL, power loss) left, once their process is gone,
 # are removed ("left by WHAT that did not finish"), but for a study or a
 # sweep that can be resumed (its study.args or sweep.args: bench/study.sh
-# or bench/sweep.sh --resume), which is named and kept; a run handed to Slurm (bench/runner/slurm.sh: the job ids in
+# or bench/experiment/sweep.sh --resume), which is named and kept; a run handed to Slurm (bench/runner/slurm.sh: the job ids in
 # its .slurm-jobs) lives while Slurm still queues or runs one of its jobs.
 begin_run_dir() {
 	local results=$1 id=$2 glob=$3 what=$4 stale
@@ -146,3 +146,22 @@ sub_wait() {
 	done
 	SUB_PIDS=() SUB_NAMES=() SUB_LOGS=()
 }
+
+# What a study measures (study.sh --measure: cyclictest, timerlat or both):
+# measure_phases M: the measurements one rep runs one after the other;
+# run_measures M: the histograms its reps leave (slb-summary/slb-stats
+# --measure: cyclictest, timerlat-irq, timerlat-thread); primary_measure M:
+# the one summary.json, stats.json, the plots and the verdicts use
+# (cyclictest, or timerlat's thread latency, the same wake-up's, when
+# timerlat alone ran); run_measure RUNDIR: the M a run was made with (its
+# manifest; cyclictest for runs from before the option).
+measure_phases() { if [ "$1" = both ]; then echo 2; else echo 1; fi; }
+run_measures() {
+	case $1 in
+	timerlat) echo timerlat-irq timerlat-thread ;;
+	both) echo cyclictest timerlat-irq timerlat-thread ;;
+	*) echo cyclictest ;;
+	esac
+}
+primary_measure() { if [ "$1" = timerlat ]; then echo timerlat-thread; else echo cyclictest; fi; }
+run_measure() { jq -r '.params.measure // "cyclictest"' "$1/manifest.json" 2>/dev/null || echo cyclictest; }

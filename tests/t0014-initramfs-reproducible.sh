@@ -27,3 +27,4 @@ t_ok "... which lacks stress-ng and its libraries" sh -c "grep -qx 'usr/bin/stre
 t_ok "... and only those" sh -c "! grep -vx -e 'usr/bin/stress-ng' -e 'lib/.*/lib.*\.so.*' '$only'"
 t_ok "... and has nothing the image lacks" test -z "$(LC_ALL=C comm -13 <(list "$a") <(list "$base"))"
 t_ok "... and has cyclictest and its libraries" sh -c "cpio -it --quiet <'$base' | grep -qx 'usr/bin/cyclictest' && cpio -it --quiet <'$base' | grep -q '/libnuma'"
+t_ok "... and has rtla (timerlat) and its libraries" sh -c "cpio -it --quiet <'$base' | grep -qx 'usr/bin/rtla' && cpio -it --quiet <'$base' | grep -q '/libtracefs\.so' && cpio -it --quiet <'$base' | grep -q '/libtraceevent\.so'"

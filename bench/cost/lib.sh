@@ -5,8 +5,8 @@
 
 # cpu_seconds CMD...: run CMD (its output thrown away) and print the host
 # CPU seconds (user + system) it and its children took; returns CMD's
-# exit status. The measure of the emulator benchmarks (bench/qemu-cost.sh,
-# bench/model-cost.sh, bench/boot-cost.sh).
+# exit status. The measure of the emulator benchmarks (bench/cost/qemu-cost.sh,
+# bench/cost/model-cost.sh, bench/cost/boot-cost.sh).
 cpu_seconds() {
 	local TIMEFORMAT='%3U %3S' t rc
 	t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
@@ -16,8 +16,8 @@ cpu_seconds() {
 }
 
 # cost_bench_init REPS MAKE-TARGET: the inputs of a benchmark that compares
-# emulator runs by host time (bench/model-cost.sh, bench/boot-cost.sh; not
-# yet bench/qemu-cost.sh, whose emulators are others):
+# emulator runs by host time (bench/cost/model-cost.sh, bench/cost/boot-cost.sh; not
+# yet bench/cost/qemu-cost.sh, whose emulators are others):
 # REPS (empty: 6) a whole number from 4 to 100, SLB_QEMU and, if set,
 # SLB_QEMU_BASE executables, slb-ratio built. Sets reps, qemu, base and
 # RATIO; a usage error (exit 2) names what is wrong.
@@ -35,14 +35,14 @@ cost_bench_init() {
 }
 
 # cost_bench_run LABEL REP DIR RUN-GUEST-ARGS...: one guest run of such a
-# benchmark, bench/run-guest.sh -o DIR/LABELREP with the arguments, timed
+# benchmark, bench/target/run-guest.sh -o DIR/LABELREP with the arguments, timed
 # by cpu_seconds: "LABEL SECONDS" appended to DIR/cpu; dies naming the run
 # and its outcome if the guest failed.
 cost_bench_run() {
 	local label=$1 rep=$2 dir=$3 cpu
 	shift 3
 	say "rep $rep/$reps: $label"
-	cpu=$(cpu_seconds "$SLB_ROOT/bench/run-guest.sh" -o "$dir/$label$rep" "$@") ||
+	cpu=$(cpu_seconds "$SLB_ROOT/bench/target/run-guest.sh" -o "$dir/$label$rep" "$@") ||
 		die "guest run $label $rep failed: $(cat "$dir/$label$rep/outcome.json" 2>/dev/null)"
 	echo "$label $cpu" >>"$dir/cpu"
 }

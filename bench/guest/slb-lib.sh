@@ -6,7 +6,7 @@
 # rep.sh, on the running kernel or over ssh): there SLB_NATIVE=1,
 # SLB_MEASURE_CPUS and SLB_LOAD_CPUS choose the CPUs (instead of the
 # isolated / housekeeping ones), SLB_TMP a private scratch directory and
-# SLB_CYCLICTEST the cyclictest binary.
+# SLB_CYCLICTEST the cyclictest binary and SLB_RTLA the rtla binary.
 
 # slb_cmdline_arg KEY: the value of KEY=value on the kernel command line.
 slb_cmdline_arg() {
@@ -117,6 +117,26 @@ slb_cyclictest() {
 	# cyclictest writes every bucket, mostly zeros: keep the others and
 	# the summary lines (lossless, and 1.4 MB becomes a few kB).
 	slb-histcompact hist.txt >hist.nz && mv hist.nz hist.txt
+	return $rc
+}
+
+# slb_timerlat SECONDS [INTERVAL_US [HIST_US]]: rtla timerlat hist on the
+# measured CPU(s) (CPU 0 when none), as cyclictest measures them: a timer
+# every INTERVAL_US, the thread it wakes at SCHED_FIFO 95, 1 us buckets up
+# to HIST_US. rtla's output in ./timerlat.txt; its IRQ and thread latency
+# as cyclictest histograms (slb-timerlat) in ./timerlat-irq.txt and
+# ./timerlat-thread.txt; rtla's and slb-timerlat's complaints, if any, in
+# ./timerlat.err. SLB_RTLA names the rtla binary. Status: rtla's.
+slb_timerlat() {
+	cpus=$(slb_measured_cpus)
+	[ -n "$cpus" ] || cpus=0
+	"${SLB_RTLA:-rtla}" timerlat hist -c "$cpus" -d "$1" -p "${2:-1000}" -P f:95 -b 1 -E "${3:-20000}" \
+		>timerlat.txt 2>timerlat.err
+	rc=$?
+	for c in irq thread; do
+		slb-timerlat --context "$c" timerlat.txt >"timerlat-$c.txt" 2>>timerlat.err || rm -f "timerlat-$c.txt"
+	done
+	[ -s timerlat.err ] || rm -f timerlat.err
 	return $rc
 }
 

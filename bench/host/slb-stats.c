@@ -115,6 +115,8 @@ static void usage(FILE *out)
 		"  -a, --against RUN_A   compare RUNDIR with RUN_A scenario by scenario (B/A)\n"
 		"  -d, --deadline US     count each rep's samples above US as its tail (default 0:\n"
 		"                        above the control's largest latency)\n"
+		"  -m, --measure M       the reps' histograms: cyclictest (default), timerlat-irq\n"
+		"                        or timerlat-thread (rtla timerlat, study.sh --measure)\n"
 		"  -p, --plot-data DIR   also write gnuplot data files into DIR\n"
 		"  -h, --help            this text\n\n"
 		"Exit status: 0 done, 1 unreadable or mismatched runs, or an unusable rep\n"
@@ -1174,13 +1176,14 @@ int main(int argc, char **argv)
 		{ "against", required_argument, NULL, 'a' },
 		{ "plot-data", required_argument, NULL, 'p' },
 		{ "deadline", required_argument, NULL, 'd' },
+		{ "measure", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *against = NULL, *plot = NULL;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "a:p:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:d:m:h", opts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -1195,6 +1198,12 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'p': plot = optarg; break;
+		case 'm':
+			if (run_set_measure(optarg)) {
+				fprintf(stderr, "slb-stats: measure '%s' is not allowed (allowed: " RUN_MEASURES ")\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1228,7 +1237,7 @@ int main(int argc, char **argv)
 	}
 	if (plot && write_plot_data(plot))
 		return 1;
-	printf("{\n  \"unit\": \"us\",\n  \"emulated\": true,\n");
+	printf("{\n  \"unit\": \"us\",\n  \"measure\": \"%s\",\n  \"emulated\": true,\n", run_measure());
 	printf("  \"method\": {\"unit\": \"the rep (one guest boot): one value per rep, never pooled samples\", "
 	       "\"design\": \"paired where rep k of both scenarios ran with seed k (the seeds recorded, the same on both sides): the unit is then the pair, analysed on its log-ratio; unpaired (independent reps) otherwise, which each comparison names with its reason\", "
 	       "\"values\": \"per-rep p99 and p99.9 corrected for coordinated omission as HdrHistogram does (missed cyclictest periods reconstructed while at least one interval; the correction can lower a quantile above one interval); a rep counts for a quantile only with %d samples beyond it (of the periods cyclictest was asked for, so that a rep whose long wake-ups cost periods is not dropped for it)\", "

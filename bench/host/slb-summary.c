@@ -32,10 +32,12 @@ static int is_native(const char *dir)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: slb-summary [--json | --csv] RUNDIR\n"
+		"Usage: slb-summary [--json | --csv] [--measure M] RUNDIR\n"
 		"Summarise a study run: per scenario and rep, and pooled over good reps.\n\n"
 		"  -j, --json   JSON (default: a table)\n"
 		"  -c, --csv    CSV, one row per rep and one 'pooled' row per scenario\n"
+		"  -m, --measure M  the reps' histograms: cyclictest (default), timerlat-irq\n"
+		"               or timerlat-thread (rtla timerlat, study.sh --measure)\n"
 		"  -h, --help   this text\n\n"
 		"Exit status: 0 done, 1 unreadable run directory or an unusable rep\n"
 		"(the output is written without it), 2 usage error.\n");
@@ -57,8 +59,8 @@ static void count_out(const struct kv *info, const char *key, int json)
 
 static void print_json(const char *dir)
 {
-	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"emulated\": %s,\n  \"scenarios\": [\n", dir,
-	       native ? "false" : "true");
+	printf("{\n  \"run_dir\": \"%s\",\n  \"unit\": \"us\",\n  \"measure\": \"%s\",\n  \"emulated\": %s,\n  \"scenarios\": [\n",
+	       dir, run_measure(), native ? "false" : "true");
 	for (int i = 0; i < run.nscen; i++) {
 		struct run_scen *s = &run.scen[i];
 
@@ -147,6 +149,8 @@ static void quantile_text(char *buf, size_t len, long v, unsigned beyond)
 
 static void print_text(void)
 {
+	if (strcmp(run_measure(), "cyclictest"))
+		printf("measure: %s (rtla timerlat)\n", run_measure());
 	if (native)
 		printf("latency on the measured CPU, us of real time (native), pooled over good reps\n");
 	else
@@ -186,15 +190,22 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "measure", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, fmt = 0, rc;
 
-	while ((c = getopt_long(argc, argv, "jch", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jcm:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': fmt = 1; break;
 		case 'c': fmt = 2; break;
+		case 'm':
+			if (run_set_measure(optarg)) {
+				fprintf(stderr, "slb-summary: measure '%s' is not allowed (allowed: " RUN_MEASURES ")\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -72,7 +72,7 @@ bus_model_load() {
 	read -r bus_lock_ns bus_hold_ns bus_cache_kb bus_cache_ways bus_cal_cost_ns bus_cal_hold_ns bus_scaled <<<"$m"
 }
 
-# bus_model_args: bench/run-guest.sh's options for the model loaded.
+# bus_model_args: bench/target/run-guest.sh's options for the model loaded.
 bus_model_args() {
 	echo --bus-lock-ns "$bus_lock_ns" --bus-hold-ns "$bus_hold_ns" --bus-cache-kb "$bus_cache_kb" --bus-cache-ways "$bus_cache_ways"
 }

@@ -2,7 +2,8 @@
 /*
  * Reader of a study run directory (bench/study.sh): scenarios.list, and
  * per scenario rep1, rep2, ... each with rep.info (scripts/rep-info.sh)
- * and files/hist.txt. Reps whose guest run was not ok, or whose histogram
+ * and a histogram of what the rep measured (run_set_measure: cyclictest's
+ * files/hist.txt by default). Reps whose guest run was not ok, or whose histogram
  * is missing or malformed, are kept but not pooled ("good" counts the
  * pooled ones).
  */
@@ -67,6 +68,17 @@ struct run {
 	int nscen;
 	struct run_scen scen[RUN_MAX_SCEN];
 };
+
+/*
+ * The histogram run_load reads of each rep (study.sh --measure): cyclictest
+ * (files/hist.txt, the default), timerlat-irq or timerlat-thread (rtla
+ * timerlat's IRQ and thread latency, files/timerlat-irq.txt and
+ * files/timerlat-thread.txt, slb-timerlat's). 0, or -1 for another name.
+ */
+int run_set_measure(const char *name);
+/* The measure set ("cyclictest" by default); the names allowed, space-separated. */
+const char *run_measure(void);
+#define RUN_MEASURES "cyclictest timerlat-irq timerlat-thread"
 
 /* 0, or -1 with a message in err. */
 int run_load(const char *dir, struct run *r, char *err, size_t errlen);

@@ -22,8 +22,10 @@ mkdir -p "$out"
 rm -f "$out"/*.png "$out"/*.svg
 # DEADLINE_US (make ... DEADLINE_US=N): the tail counts samples above it
 # (default: above each comparison's control's largest latency).
+# The run's primary measure (cyclictest, or rtla timerlat's thread latency
+# when timerlat alone ran: scripts/lib.sh primary_measure).
 stats_tool "$run/stats.json.tmp" "$SLB_ROOT/build/host/slb-stats" --plot-data "$data" \
-	--deadline "${DEADLINE_US:-$DEADLINE_US_DEFAULT}" "$run" ||
+	--measure "$(primary_measure "$(run_measure "$run")")" --deadline "${DEADLINE_US:-$DEADLINE_US_DEFAULT}" "$run" ||
 	die "slb-stats failed on $run"
 mv "$run/stats.json.tmp" "$run/stats.json"
 names=$(tr '\n' ' ' <"$run/scenarios.list")

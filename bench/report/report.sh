@@ -16,6 +16,8 @@ SLB_PROG=report
 . "$SLB_ROOT/bench/scenarios.sh"
 . "$SLB_ROOT/bench/report/report-native.sh"
 . "$SLB_ROOT/bench/report/report-runner.sh"
+. "$SLB_ROOT/bench/report/report-timerlat.sh"
+. "$SLB_ROOT/rt-config/defaults.conf"
 run=${1:-}
 require_run_dir "$run"
 "$SLB_ROOT/bench/report/plots.sh" "$run" || exit 1
@@ -142,6 +144,7 @@ report_platform() {
 	echo
 	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", ") | if . == "" then "no data" else . end)"' "$st"
 	echo
+	report_timerlat "$run" || die "slb-stats failed on $run (timerlat)"
 	echo "## Comparisons (corrected, one value per rep)"
 	echo
 	echo "Paired: rep k of both scenarios ran with seed k, so each pair's log-ratio is"

@@ -7,10 +7,12 @@
 # bus_lock_detect / hypervisor, the kernel log's split-lock detection line
 # (when dmesg is readable), the split_lock_detect option of the command
 # line, the sysctl kernel.split_lock_mitigate, the user id, the load
-# average (what else runs there is in the figures), and where
-# cyclictest and stress-ng are. bench/target/native.sh derives the mode the
+# average (what else runs there is in the figures), where
+# cyclictest, stress-ng and rtla are, and whether tracefs is mounted with
+# the timerlat tracer (what --measure timerlat needs; nothing is mounted). bench/target/native.sh derives the mode the
 # kernel runs and which scenarios can run from them.
-# SLB_CYCLICTEST: the cyclictest binary (default cyclictest from PATH).
+# SLB_CYCLICTEST: the cyclictest binary (default cyclictest from PATH);
+# SLB_RTLA: the rtla binary (default rtla from PATH).
 # Exit status: 0.
 here=$(cd "$(dirname "$0")" && pwd)
 . "${SLB_LIB:-$here/slb-lib.sh}"
@@ -46,4 +48,11 @@ ct=${SLB_CYCLICTEST:-cyclictest}
 echo "cyclictest=$(command -v "$ct" 2>/dev/null)"
 echo "cyclictest_version=$("$ct" --help 2>&1 | sed -n 's/^cyclictest V *//p' | head -n 1)"
 echo "stress_ng=$(command -v stress-ng 2>/dev/null)"
+echo "rtla=$(command -v "${SLB_RTLA:-rtla}" 2>/dev/null)"
+tracefs=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -r "$d/available_tracers" ] && { tracefs=$d; break; }
+done
+echo "tracefs=$tracefs"
+echo "timerlat_tracer=$([ -n "$tracefs" ] && grep -qw timerlat "$tracefs/available_tracers" && echo yes || echo no)"
 exit 0

@@ -117,7 +117,9 @@ target_manifest_args() {
 # Wall-clock bound of one guest run: the virtual mode runs slower than
 # real time when vCPUs are busy (all of them on one host thread).
 target_limit() {
-	if [ "$clock" = wall ]; then echo $((duration + warmup + 180)); else echo $((8 * (duration + warmup) + 300)); fi
+	# (MEASURE=both measures DURATION twice: phases)
+	local d=$((duration * ${phases:-1}))
+	if [ "$clock" = wall ]; then echo $((d + warmup + 180)); else echo $((8 * (d + warmup) + 300)); fi
 }
 
 # The seed of rep k is k.

@@ -17,7 +17,8 @@
 # the target, default /tmp), are
 # removed at the end and on Ctrl-C; cyclictest must be installed there.
 # SLB_CYCLICTEST names the cyclictest binary on the target (default:
-# cyclictest from PATH).
+# cyclictest from PATH), SLB_RTLA the rtla binary (--measure timerlat or
+# both; default rtla from PATH).
 
 ssh_dest= ssh_port= remote_dir= stage=
 declare -A tf=()
@@ -62,7 +63,7 @@ target_check() {
 
 # The static tools (build/guest) a native rep runs: found there locally,
 # copied to an ssh target.
-NATIVE_TOOLS=(slb-load slb-histcompact)
+NATIVE_TOOLS=(slb-load slb-histcompact slb-timerlat)
 
 target_ready() {
 	local p
@@ -125,7 +126,7 @@ target_prepare() {
 		tar -C "$stage" -cf - . | ssh_cmd "tar -C '$remote_dir' -xf -" ||
 			{ say "error: could not copy the tools to $ssh_dest:$remote_dir"; target_cleanup; return 1; }
 		say "tools copied to $ssh_dest:$remote_dir (removed at the end)"
-		ssh_cmd "${SLB_CYCLICTEST:+SLB_CYCLICTEST='$SLB_CYCLICTEST' }sh '$remote_dir/detect.sh'" </dev/null >"$dir/target.txt" 2>/dev/null ||
+		ssh_cmd "${SLB_CYCLICTEST:+SLB_CYCLICTEST='$SLB_CYCLICTEST' }${SLB_RTLA:+SLB_RTLA='$SLB_RTLA' }sh '$remote_dir/detect.sh'" </dev/null >"$dir/target.txt" 2>/dev/null ||
 			{ say "error: could not read the facts of $ssh_dest"; target_cleanup; return 1; }
 		echo "machine=$(ssh_cmd 'uname -m' </dev/null)" >>"$dir/target.txt"
 	else
@@ -218,6 +219,19 @@ target_skip() {
 		[ "$have" = "$want" ] ||
 			{ why+=("needs sysctl $key=$want; this kernel has $have (the study sets none natively)"); next+=("sysctl -w $key=$want"); }
 	done
+	# --measure timerlat or both: rtla, and tracefs with the timerlat tracer
+	# (read by detect.sh; the study mounts nothing on a native target)
+	if [ "$measure" != cyclictest ]; then
+		[ -n "$(tf_get rtla)" ] ||
+			{ why+=("MEASURE=$measure needs rtla; the target has none"); next+=("install Debian rtla there (make deps does here)"); }
+		if [ -z "$(tf_get tracefs)" ]; then
+			why+=("MEASURE=$measure needs tracefs, which is not mounted (or not readable) at /sys/kernel/tracing")
+			next+=("mount -t tracefs nodev /sys/kernel/tracing on a kernel with CONFIG_TIMERLAT_TRACER")
+		elif [ "$(tf_get timerlat_tracer)" != yes ]; then
+			why+=("MEASURE=$measure needs the timerlat tracer; $(tf_get tracefs)/available_tracers lacks it")
+			next+=("a kernel with CONFIG_TIMERLAT_TRACER")
+		fi
+	fi
 	case $(field "$s" 3) in
 	stress-ng:*) [ -n "$(tf_get stress_ng)" ] || { why+=("needs stress-ng; the target has none"); next+=("install stress-ng"); } ;;
 	esac
@@ -246,11 +260,12 @@ target_manifest_args() {
 	echo target="$target" measure_cpu="$measure_cpu" load_cpus="$load_cpus"
 }
 
-target_limit() { echo $((duration + warmup + 60)); }
+target_limit() { echo $((duration * ${phases:-1} + warmup + 60)); }
 
 target_job_env() {
 	printf 'SLB_MEASURE_CPUS=%s SLB_LOAD_CPUS=%s SLB_SEED=%s\n' "$measure_cpu" "$load_cpus" "$2"
 	[ -z "${SLB_CYCLICTEST:-}" ] || printf 'SLB_CYCLICTEST=%q\n' "$SLB_CYCLICTEST"
+	[ -z "${SLB_RTLA:-}" ] || printf 'SLB_RTLA=%q\n' "$SLB_RTLA"
 }
 
 target_start() {

@@ -3,8 +3,8 @@
 # SLB_DURATION (s), SLB_WARMUP (s), SLB_INTERVAL (us), SLB_LOAD and
 # SLB_SYSCTLS, then sources this file. The load starts first on every
 # housekeeping vCPU (rt-slb-load: on the isolated one, as an RT task);
-# after the warm-up cyclictest measures the isolated
-# vCPU(s) while the load goes on. Left in ./ for the host: facts, sysctls,
+# after the warm-up cyclictest (or rtla timerlat: SLB_MEASURE) measures
+# the isolated vCPU(s) while the load goes on. Left in ./ for the host: facts, sysctls,
 # interrupts before and after, cyclictest histogram and JSON, the load's
 # output and fate, the kernel's split-lock counters.
 # Natively (SLB_NATIVE=1, bench/target/rep.sh: SLB_LIB, SLB_SEED, the CPUs
@@ -12,6 +12,12 @@
 # the sysctls are only read (the study ran it only where they already
 # hold), the counters not reset; a killed cyclictest ends the rep at once.
 # SLB_LOAD_RATE (ops/s per load thread, 0 = flat out) bounds slb-load.
+# SLB_MEASURE (study.sh --measure): cyclictest (unset), timerlat (rtla
+# timerlat hist instead: timerlat.txt, timerlat-irq.txt, timerlat-thread.txt)
+# or both: cyclictest, then timerlat, SLB_DURATION each, never at once (two
+# SCHED_FIFO 95 threads woken by two timers on one CPU would delay each
+# other's wake-ups: each would measure the other), the load running through
+# both. cyclictest goes first, so that it starts where it does alone.
 . "${SLB_LIB:-/lib/slb-lib.sh}"
 : "${SLB_DURATION:?}" "${SLB_WARMUP:?}" "${SLB_INTERVAL:?}" "${SLB_LOAD:?}"
 
@@ -31,6 +37,13 @@ nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
 echo "housekeeping=$hk" >>facts.txt
 echo "measured=$(slb_measured_cpus)" >>facts.txt
 rate=${SLB_LOAD_RATE:-0}
+measure=${SLB_MEASURE:-cyclictest}
+case $measure in
+cyclictest | timerlat) phases=1 ;;
+both) phases=2 ;;
+*) echo "unknown measure '$measure' (allowed: cyclictest timerlat both)" >&2; exit 2 ;;
+esac
+echo "measure=$measure" >>facts.txt
 
 # The load starts first and runs past the end of the measurement, so the
 # histogram holds loaded time only. In the virtual clock mode the seed
@@ -45,7 +58,7 @@ printf 'seed=%s\nload_offset_us=%s\n' "${seed:-none}" "$offset_us" >>facts.txt
 # and the warm-up after the load's). It ran a whole second more, which the
 # job waited for: 6 to 20 % of a rep's emulated time spent on a load that
 # nothing measured. stress-ng takes whole seconds.
-loaddur=$(awk -v d="$SLB_DURATION" -v w="$SLB_WARMUP" -v o="$offset_us" 'BEGIN { printf "%.3f", d + w + o / 1e6 + 0.2 }')
+loaddur=$(awk -v d="$((SLB_DURATION * phases))" -v w="$SLB_WARMUP" -v o="$offset_us" 'BEGIN { printf "%.3f", d + w + o / 1e6 + 0.2 }')
 loadsecs=$(awk -v t="$loaddur" 'BEGIN { s = int(t); if (s < t) s++; print s }')
 case $SLB_LOAD in
 none)
@@ -75,12 +88,21 @@ stress-ng:lockbus)
 esac
 if command -v usleep >/dev/null; then usleep "$offset_us"; else sleep "$(awk -v u="$offset_us" 'BEGIN { printf "%.6f", u / 1e6 }')"; fi
 sleep "$SLB_WARMUP"
-slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000
-ctrc=$?
-# Natively a cyclictest killed by a signal ends the rep now: the runner
-# (bench/target/rep.sh) then ends the load with the rest of the rep's
-# process group.
-[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; exit "$ctrc"; }
+ctrc=0
+# Natively a cyclictest (or rtla) killed by a signal ends the rep now: the
+# runner (bench/target/rep.sh) then ends the load with the rest of the
+# rep's process group.
+if [ "$measure" != timerlat ]; then
+	slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000
+	ctrc=$?
+	[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; exit "$ctrc"; }
+fi
+if [ "$measure" != cyclictest ]; then
+	slb_timerlat "$SLB_DURATION" "$SLB_INTERVAL" 100000
+	tlrc=$?
+	[ -z "${SLB_NATIVE:-}" ] || [ "$tlrc" -lt 128 ] || { echo "rtla killed (status $tlrc)" >>facts.txt; exit "$tlrc"; }
+	[ "$ctrc" != 0 ] || ctrc=$tlrc
+fi
 wait
 cat /proc/interrupts >interrupts.after
 # Natively the counters (if the kernel has them) were not reset: cumulative.
