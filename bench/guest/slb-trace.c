@@ -79,7 +79,7 @@ static struct wake *wakes;
 static size_t nwakes, capwakes;
 static uint64_t nevents, nmarkers, incomplete;
 static int64_t first_ts = -1, last_ts;
-static const char *comm = "cyclictest", *load_comm = "slb-load";
+static const char *comm = "cyclictest", *load_comm = "slb-load", *cpus;
 
 static void usage(FILE *out)
 {
@@ -90,6 +90,9 @@ static void usage(FILE *out)
 		"(local expiry or a reschedule IPI), and the worst wake-ups.\n\n"
 		"  -n, --worst N        worst wake-ups to list, 0 to %d (default 10)\n"
 		"  -e, --excerpt FILE   write the raw lines of the worst wake-ups to FILE\n"
+		"  -c, --cpus LIST      only sleeps armed on these CPUs (the measured ones,\n"
+		"                       e.g. 1 or 1-3,5; default all: cyclictest's main\n"
+		"                       thread sleeps too)\n"
 		"      --comm NAME      the measured task's command (default cyclictest)\n"
 		"      --load-comm NAME the load's command (default slb-load)\n"
 		"  -j, --json           JSON output\n"
@@ -308,7 +311,7 @@ static int event(const struct line *l)
 	if (!strcmp(l->event, "hrtimer_start")) {
 		if (strcmp(l->comm, comm) || !field(l, "function", buf, sizeof(buf)) ||
 		    strcmp(buf, "hrtimer_wakeup") || !field(l, "hrtimer", h, sizeof(h)) ||
-		    !field_int(l, "expires", &v) || !(t = task_of(l->pid, 1)))
+		    !field_int(l, "expires", &v) || (cpus && !in_cpulist(cpus, l->cpu)) || !(t = task_of(l->pid, 1)))
 			return 0;
 		if (t->active)
 			incomplete++;
@@ -485,6 +488,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "worst", required_argument, NULL, 'n' },
 		{ "excerpt", required_argument, NULL, 'e' },
+		{ "cpus", required_argument, NULL, 'c' },
 		{ "comm", required_argument, NULL, 'C' },
 		{ "load-comm", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
@@ -503,7 +507,7 @@ int main(int argc, char **argv)
 	FILE *in, *ex = NULL, *o = stdout;
 	double d;
 
-	while ((c = getopt_long(argc, argv, "n:e:jt:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:e:c:jt:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (num_parse("slb-trace", "--worst", optarg, 0, MAX_WORST, 1, &d))
@@ -511,6 +515,18 @@ int main(int argc, char **argv)
 			worst_n = (int)d;
 			break;
 		case 'e': excerpt = optarg; break;
+		case 'c':
+			for (const char *p = optarg; *p; p++)
+				if (!strchr("0123456789,-", *p) || !*optarg) {
+					fprintf(stderr, "slb-trace: --cpus '%s' is not a CPU list (e.g. 1 or 1-3,5)\n", optarg);
+					return 2;
+				}
+			if (!*optarg || *optarg == ',' || *optarg == '-') {
+				fprintf(stderr, "slb-trace: --cpus '%s' is not a CPU list (e.g. 1 or 1-3,5)\n", optarg);
+				return 2;
+			}
+			cpus = optarg;
+			break;
 		case 'C': comm = optarg; break;
 		case 'L': load_comm = optarg; break;
 		case 'j': json = 1; break;
