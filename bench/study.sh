@@ -50,7 +50,7 @@ bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_give
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 results=$SLB_ROOT/results id= json=0 validate=0 resume=
 target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0
-runner=${SLB_RUNNER:-local} no_wait=0 task= finish=
+runner=${SLB_RUNNER:-local} no_wait=0 task= finish= trace=0
 
 usage() {
 	cat <<USAGE
@@ -96,6 +96,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
       --load-cpus LIST  native/ssh: the load's CPUs (default all others)
       --load-rate N     slb-load ops per second per thread, 0 = flat out
                         (default 0); bounds the split locks of a shared machine
+      --trace           trace cyclictest's wake-up path in every rep (a
+                        scenario's guest option trace does it for its reps):
+                        trace-summary.json/.txt and trace-worst.txt per rep;
+                        it lengthens the path it traces (docs/findings.md)
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
       --resume ID       finish the interrupted run ID (RESULTS/.incomplete-ID):
@@ -121,7 +125,7 @@ field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 opts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-	-l runner:,no-wait,task:,finish:,resume: -- "$@") || exit 2
+	-l runner:,no-wait,task:,finish:,resume:,trace -- "$@") || exit 2
 eval set -- "$opts"
 # parse_opts OPTION...: the options into the variables (getopt's output,
 # ending in --).
@@ -152,6 +156,7 @@ while true; do
 	--id) id=$2; shift 2 ;;
 	--resume) resume=$2; shift 2 ;;
 	--json) json=1; shift ;;
+	--trace) trace=1; shift ;;
 	--validate) validate=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -172,7 +177,7 @@ if [ -n "$resume" ]; then
 	mapfile -t stored <"$rdir/study.args"
 	sopts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-		-l runner:,no-wait,task:,finish:,resume: -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
+		-l runner:,no-wait,task:,finish:,resume:,trace -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
 	eval set -- "$sopts"
 	parse_opts "$@"
 	eval set -- "$opts"
@@ -220,12 +225,13 @@ done
 # (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant),
 # cpuflag=+F / -F (appended to the -cpu model) and isolation=I (run-guest
 # --isolation: the options that isolate the measured vCPU, all by default,
-# none or some joined by +). Checked for every target; a native target
+# none or some joined by +) and trace (its reps traced as --trace
+# does). Checked for every target; a native target
 # skips a scenario whose machine it is not.
 cpu=${SLB_CPU:-$CPU_DEFAULT}
-declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=()
+declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=() s_trace=()
 for s in "${list[@]}"; do
-	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all
+	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all s_trace[$s]=$trace
 	for kv in $(field "$s" 8 | tr ',' ' '); do
 		case $kv in
 		-) ;;
@@ -241,7 +247,8 @@ for s in "${list[@]}"; do
 			"$SLB_ROOT/rt-config/guest-cmdline.sh" 2 1 "${kv#isolation=}" >/dev/null 2>&1 ||
 			usage_error "scenario $s: '$kv' is not isolation=all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +"
 			s_iso[$s]=${kv#isolation=} ;;
-		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I)" ;;
+		trace) s_trace[$s]=1 ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I, trace)" ;;
 		esac
 	done
 done
@@ -257,6 +264,7 @@ study_args() {
 		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
 		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
+	[ "$trace" = 0 ] || echo --trace
 	# the model as given: all its cost, calibrated its file (which sets the
 	# cost) and the cost it is scaled to, if one was given
 	if [ "$bus_model" = all ]; then
@@ -318,6 +326,7 @@ rep_run() {
 	local s=$1 rep=$2 dir=$tmp/$1/rep$2 env=()
 	mkdir -p "$tmp/$s"
 	mapfile -t env < <(target_job_env "$s" "$rep")
+	[ "${s_trace[$s]}" = 0 ] || env+=("SLB_TRACE=1")
 	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
 		"${env[@]}" >"$dir.job"
 	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr"
@@ -522,7 +531,7 @@ else
 	printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 	cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 	"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
-		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" \
+		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" trace="$trace" \
 		$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 		{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
 	rm -f "$tmp/manifest.err"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Trace evidence per rep (issue 35): slb-trace's summary of a committed
 # sample trace is exact (text, JSON and the worst wake-ups' raw lines) and
-# its usage errors exit 2; slb-load marks its locking loop.
+# its usage errors exit 2; a traced study rep (--trace) leaves a summary
+# with the expected keys and consistent counts and keeps no raw trace.
 . "$(dirname "$0")/lib.sh"
 TR=$GUESTBIN/slb-trace
 [ -x "$TR" ] || make -s -C "$T_ROOT" all >/dev/null
@@ -43,3 +44,33 @@ t_ok "a trace that cannot be read exits 1" t_expect_code 1 "$TR" "$T_TMP/does-no
 # slb-load marks its locking loop in a trace_marker (any writable file).
 t_ok "slb-load --mark marks its loop on and off" sh -c ': >"$2/m" && "$1" -m aligned -d 0.15 --mark "$2/m" >/dev/null &&
 	grep -qx "slb-load: aligned on" "$2/m" && tail -n 1 "$2/m" | grep -qx "slb-load: aligned off"' sh "$GUESTBIN/slb-load" "$T_TMP"
+t_ok "the study's guest option trace is allowed, trace=x is not" sh -c '
+	f=$1/s.conf; sed "s/^\(split-off  *|.*|  *split locks, detection off: what bus locks do to latency\)$/\1 | trace/" "$2/rt-config/scenarios.conf" >"$f"
+	grep -q "| trace$" "$f" && SLB_SCENARIO_FILE=$f "$2/bench/study.sh" --validate --scenarios split-off &&
+	sed -i "s/| trace$/| trace=x/" "$f" && ! SLB_SCENARIO_FILE=$f "$2/bench/study.sh" --validate --scenarios split-off 2>/dev/null' sh "$T_TMP" "$T_ROOT"
+
+# Natively the rep mounts nothing: without a mounted tracefs it says why.
+if [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ]; then
+	t_skip "natively without tracefs the rep says why it was not traced" "tracefs is mounted here"
+else
+	t_ok "natively without tracefs the rep says why it was not traced, and mounts nothing" sh -c 'cd "$2" &&
+		SLB_NATIVE=1 sh -c ". \"$1/bench/guest/slb-lib.sh\"; slb_trace_start 1 3 1000 && exit 1; slb_trace_off; slb_trace_stop" &&
+		grep -q "no tracefs mounted" trace-skipped.txt && [ ! -d /sys/kernel/tracing/instances ]' sh "$T_ROOT" "$T_TMP"
+fi
+
+t_require_guest "a traced study rep"
+res=$T_TMP/results
+"$T_ROOT/bench/study.sh" --scenarios split-off --duration 3 --reps 1 --trace \
+	--results "$res" --id t >"$T_TMP/study.out" 2>&1
+rc=$?
+f=$res/t/split-off/rep1/files
+t_ok "a traced study rep ends ok" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
+t_ok "the run records --trace" sh -c "jq -e '.params.trace == 1' '$res/t/manifest.json' && grep -qx -- --trace '$res/t/study.args'"
+t_ok "the rep has the trace summary (JSON, text, worst) and facts" sh -c "for x in trace-summary.json trace-summary.txt trace-worst.txt trace-facts.txt; do [ -s '$f/'\$x ] || { echo \"missing \$x\"; cat '$f/trace-skipped.txt' '$f/trace-summary.err' 2>/dev/null; exit 1; }; done"
+t_ok "the summary has the expected keys" jq -e 'has("wakeups") and has("armed_on") and has("fired_on") and has("woken") and
+	has("ipi_from") and has("remote_in_split_lock") and has("latency_us") and (.worst | length) == 10' "$f/trace-summary.json"
+t_ok "about 3000 wake-ups (3 s at 1 ms), all armed on the isolated vCPU 1" jq -e '.wakeups > 2500 and .wakeups < 3100 and .armed_on == {"1": .wakeups}' "$f/trace-summary.json"
+t_ok "fired and woken counts add up to the wake-ups" jq -e '([.fired_on[]] | add) == .wakeups and ([.woken[]] | add) == .wakeups' "$f/trace-summary.json"
+t_ok "split-off: the timer fires on the housekeeping vCPU and a reschedule IPI wakes cyclictest" \
+	jq -e '.fired_on["0"] > 0 and .woken.ipi > 0 and .ipi_from["0"] > 0 and .markers > 0' "$f/trace-summary.json"
+t_ok "the raw trace is not kept" sh -c "! ls '$f' | grep -q -e raw -e '^trace\\.txt'"

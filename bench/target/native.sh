@@ -62,7 +62,7 @@ target_check() {
 
 # The static tools (build/guest) a native rep runs: found there locally,
 # copied to an ssh target.
-NATIVE_TOOLS=(slb-load slb-histcompact)
+NATIVE_TOOLS=(slb-load slb-histcompact slb-trace)
 
 target_ready() {
 	local p

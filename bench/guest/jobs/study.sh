@@ -12,6 +12,11 @@
 # the sysctls are only read (the study ran it only where they already
 # hold), the counters not reset; a killed cyclictest ends the rep at once.
 # SLB_LOAD_RATE (ops/s per load thread, 0 = flat out) bounds slb-load.
+# SLB_TRACE=1 traces cyclictest's wake-up path from before the load starts
+# to cyclictest's end (slb_trace_start: a tracefs instance of its own;
+# slb-load marks its locking loop there) and leaves its summary:
+# trace-summary.json and .txt, trace-worst.txt, trace-facts.txt, or
+# trace-skipped.txt saying why it could not trace.
 . "${SLB_LIB:-/lib/slb-lib.sh}"
 : "${SLB_DURATION:?}" "${SLB_WARMUP:?}" "${SLB_INTERVAL:?}" "${SLB_LOAD:?}"
 
@@ -31,6 +36,10 @@ nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
 echo "housekeeping=$hk" >>facts.txt
 echo "measured=$(slb_measured_cpus)" >>facts.txt
 rate=${SLB_LOAD_RATE:-0}
+mark=
+if [ "${SLB_TRACE:-0}" = 1 ] && slb_trace_start "$(slb_measured_cpus)" "$SLB_DURATION" "$SLB_INTERVAL"; then
+	mark="--mark $SLB_TRACE_MARKER"
+fi
 
 # The load starts first and runs past the end of the measurement, so the
 # histogram holds loaded time only. In the virtual clock mode the seed
@@ -53,14 +62,14 @@ none)
 	;;
 slb-load:*)
 	set -- $(echo "${SLB_LOAD#slb-load:}" | tr ':' ' ')
-	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -r "$rate" -d "$loaddur" &
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -r "$rate" -d "$loaddur" $mark &
 	;;
 rt-slb-load:*)
 	# The RT application itself: SCHED_FIFO 90 (below cyclictest's 95) on
 	# the isolated vCPU(s), 1000 locked ops per second.
 	set -- $(echo "${SLB_LOAD#rt-slb-load:}" | tr ':' ' ')
 	iso=$(slb_cpulist_expand "$(slb_measured_cpus)" | tr -s ' ' ',' | sed 's/,$//')
-	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" &
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" $mark &
 	;;
 stress-ng:lockbus)
 	{
@@ -77,11 +86,13 @@ if command -v usleep >/dev/null; then usleep "$offset_us"; else sleep "$(awk -v 
 sleep "$SLB_WARMUP"
 slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000
 ctrc=$?
+slb_trace_off
 # Natively a cyclictest killed by a signal ends the rep now: the runner
 # (bench/target/rep.sh) then ends the load with the rest of the rep's
 # process group.
-[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; exit "$ctrc"; }
+[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; slb_trace_stop; exit "$ctrc"; }
 wait
+slb_trace_stop
 cat /proc/interrupts >interrupts.after
 # Natively the counters (if the kernel has them) were not reset: cumulative.
 slb_sld_counters "sld_counters${SLB_NATIVE:+.cumulative}.txt"
