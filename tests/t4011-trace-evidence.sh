@@ -3,7 +3,8 @@
 # Trace evidence per rep (issue 35): slb-trace's summary of a committed
 # sample trace is exact (text, JSON and the worst wake-ups' raw lines) and
 # its usage errors exit 2; a traced study rep (--trace) leaves a summary
-# with the expected keys and consistent counts and keeps no raw trace.
+# with the expected keys and consistent counts, keeps no raw trace, and its
+# report shows the traced wake-up path.
 . "$(dirname "$0")/lib.sh"
 TR=$GUESTBIN/slb-trace
 [ -x "$TR" ] || make -s -C "$T_ROOT" all >/dev/null
@@ -49,6 +50,28 @@ t_ok "the study's guest option trace is allowed, trace=x is not" sh -c '
 	grep -q "| trace$" "$f" && SLB_SCENARIO_FILE=$f "$2/bench/study.sh" --validate --scenarios split-off &&
 	sed -i "s/| trace$/| trace=x/" "$f" && ! SLB_SCENARIO_FILE=$f "$2/bench/study.sh" --validate --scenarios split-off 2>/dev/null' sh "$T_TMP" "$T_ROOT"
 
+# The report's section from the reps' summaries (a synthetic run: the
+# sample's summary in rep 1 of split-off and split-off-tm0, a rep that
+# could not trace in split-off rep 2).
+fr=$T_TMP/fake
+"$T_ROOT/tests/fake-run.sh" "$fr" split-off:20:5:2:completed split-off-tm0:10:3:2:completed >/dev/null 2>&1
+for s in split-off split-off-tm0; do mkdir -p "$fr/$s/rep1/files" && cp "$D/trace-sample.summary.json" "$fr/$s/rep1/files/trace-summary.json"; done
+mkdir -p "$fr/split-off/rep2/files" && echo "no tracefs here" >"$fr/split-off/rep2/files/trace-skipped.txt"
+"$T_ROOT/bench/report.sh" "$fr" >/dev/null 2>"$T_TMP/report.err"
+t_ok "trace.json pools the reps' summaries per scenario, and says why a rep was not traced" jq -e '
+	(.scenarios | map(.name)) == ["split-off", "split-off-tm0"] and
+	(.scenarios[0] | .reps_traced == 1 and .wakeups == 4 and .fired_on == {"0": 3, "1": 1} and
+	 .woken == {local: 1, ipi: 2, remote: 1} and .remote_in_split_lock == 1 and .latency_us.ipi.mean == 25.5 and
+	 .skipped == [{rep: 2, reason: "no tracefs here"}] and (.worst | length) == 3 and .worst[0].rep == 1)' "$fr/trace.json"
+t_ok "the report shows the traced wake-up path: counts and the worst wake-ups" sh -c '
+	sed -n "/^## Traced wake-up path/,/^## /p" "$1/report.md" >"$1/sec" &&
+	grep -qx "| split-off | 1 | 4 | cpu1 4 | cpu0 3, cpu1 1 | 1 / 2 (from cpu0 2) / 1 | 2 (1) | 9 / 25.5 | 6 |" "$1/sec" &&
+	grep -qx "| split-off-tm0 | 1 | 33 | cpu0 | 12 | reschedule IPI from cpu0 | slb-load, in its split-lock loop | cpu1:reschedule |" "$1/sec" &&
+	grep -q "split-off: not traced in 1 rep(s): no tracefs here" "$1/sec" && grep -q "Traced wake-up path" "$1/report.html"' sh "$fr"
+rm -rf "$fr/split-off/rep1/files/trace-summary.json" "$fr/split-off-tm0/rep1/files/trace-summary.json" "$fr/split-off/rep2/files/trace-skipped.txt"
+"$T_ROOT/bench/report.sh" "$fr" >/dev/null 2>&1
+t_ok "a run without traces has no such section and no trace.json" sh -c '! grep -q "Traced wake-up" "$1/report.md" && [ ! -e "$1/trace.json" ]' sh "$fr"
+
 # Natively the rep mounts nothing: without a mounted tracefs it says why.
 if [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ]; then
 	t_skip "natively without tracefs the rep says why it was not traced" "tracefs is mounted here"
@@ -74,3 +97,4 @@ t_ok "fired and woken counts add up to the wake-ups" jq -e '([.fired_on[]] | add
 t_ok "split-off: the timer fires on the housekeeping vCPU and a reschedule IPI wakes cyclictest" \
 	jq -e '.fired_on["0"] > 0 and .woken.ipi > 0 and .ipi_from["0"] > 0 and .markers > 0' "$f/trace-summary.json"
 t_ok "the raw trace is not kept" sh -c "! ls '$f' | grep -q -e raw -e '^trace\\.txt'"
+t_ok "the report shows the traced wake-up path" sh -c "grep -q '^## Traced wake-up path' '$res/t/report.md' && grep -q '^| split-off | 1 | ' '$res/t/report.md' && jq -e '.scenarios[0].name == \"split-off\"' '$res/t/trace.json'"
