@@ -70,7 +70,8 @@ report_trace() {
 	echo "files/trace-summary.txt and trace-worst.txt hold its raw lines). A wake-up's"
 	echo "latency here runs from the timer's expiry to that switch. \"In the split-lock"
 	echo "loop\": the expiry interrupted slb-load while it marked its locking loop."
-	echo "Tracing lengthens the path it traces: compare traced reps with traced ones."
+	echo "Each traced event is work on the path it traces: compare traced reps with"
+	echo "traced ones."
 	echo
 	echo "| scenario | reps traced | wake-ups | timer armed on | timer fired on | woken: local / reschedule IPI / remote, no IPI | remote expiries that interrupted the load (in its split-lock loop) | mean latency us: local / IPI | timer fired late, mean us |"
 	echo "| --- | ---: | ---: | --- | --- | --- | --- | --- | --- |"
