@@ -409,42 +409,66 @@ static void add_irq(struct wake *w, const struct line *l)
 		strcat(w->irqs, " ...");
 }
 
-/* Pass 2: the irq entries and raw lines of the worst wake-ups. */
-static void detail(const char *buf, size_t len, struct wake **worst, int n, FILE *ex)
+/*
+ * Pass 2, one read for all of them: the irq entries and raw lines of the
+ * worst wake-ups (their hrtimer_start, then every line from just before
+ * the expiry to the switch, at most EXCERPT_LINES).
+ */
+struct span {
+	const char *p;
+	int len;
+};
+
+static int detail(const char *buf, size_t len, struct wake **worst, int n, FILE *ex)
 {
-	int shown[MAX_WORST] = { 0 };
+	struct span(*lines)[EXCERPT_LINES + 1] = NULL;
+	int stored[MAX_WORST] = { 0 }, windowed[MAX_WORST] = { 0 };
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	const char *p = buf, *end = buf + len;
 	struct line l;
 
-	for (int k = 0; k < n; k++)
-		worst[k]->irqs[0] = 0;
+	if (ex && n && !(lines = calloc((size_t)n, sizeof(*lines))))
+		return -1;
 	for (int k = 0; k < n; k++) {
-		const char *p = buf, *end = buf + len;
-
-		if (ex)
-			fprintf(ex, "## worst %d: latency %.3f us, cpu%d, timer fired on cpu%d, woken %s\n", k + 1,
-				(double)(worst[k]->switch_ts - worst[k]->expires) / 1e3, worst[k]->switch_cpu,
-				worst[k]->fired_cpu, how_names[worst[k]->how]);
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			if (*p != '#' && parse_line(p, ll, &l)) {
-				if (l.ts == worst[k]->armed_ts && l.cpu == worst[k]->armed_cpu &&
-				    !strcmp(l.event, "hrtimer_start") && ex)
-					fprintf(ex, "%.*s\n", (int)ll, p);
-				if (l.ts >= worst[k]->expires - 1000 && l.ts <= worst[k]->switch_ts) {
-					add_irq(worst[k], &l);
-					if (ex && shown[k]++ < EXCERPT_LINES)
-						fprintf(ex, "%.*s\n", (int)ll, p);
-				}
-				if (l.ts > worst[k]->switch_ts)
-					break;
-			}
-			p = nl ? nl + 1 : end;
-		}
-		if (ex)
-			fputc('\n', ex);
+		worst[k]->irqs[0] = 0;
+		if (worst[k]->armed_ts < first)
+			first = worst[k]->armed_ts;
+		if (worst[k]->switch_ts > last)
+			last = worst[k]->switch_ts;
 	}
+	for (const char *next; p < end; p = next) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		int ll = (int)(nl ? nl - p : end - p);
+
+		next = nl ? nl + 1 : end;
+		if (*p == '#' || !parse_line(p, (size_t)ll, &l) || l.ts < first)
+			continue;
+		if (l.ts > last)
+			break;
+		for (int k = 0; k < n; k++) {
+			struct wake *w = worst[k];
+			int keep_line = 0;
+
+			if (l.ts == w->armed_ts && l.cpu == w->armed_cpu && !strcmp(l.event, "hrtimer_start"))
+				keep_line = 1;
+			if (l.ts >= w->expires - 1000 && l.ts <= w->switch_ts) {
+				add_irq(w, &l);
+				keep_line = windowed[k]++ < EXCERPT_LINES;
+			}
+			if (lines && keep_line && stored[k] <= EXCERPT_LINES)
+				lines[k][stored[k]++] = (struct span){ p, ll };
+		}
+	}
+	for (int k = 0; ex && k < n; k++) {
+		fprintf(ex, "## worst %d: latency %.3f us, cpu%d, timer fired on cpu%d, woken %s\n", k + 1,
+			(double)(worst[k]->switch_ts - worst[k]->expires) / 1e3, worst[k]->switch_cpu,
+			worst[k]->fired_cpu, how_names[worst[k]->how]);
+		for (int i = 0; i < stored[k]; i++)
+			fprintf(ex, "%.*s\n", lines[k][i].len, lines[k][i].p);
+		fputc('\n', ex);
+	}
+	free(lines);
+	return 0;
 }
 
 struct lat_stat { uint64_t n; double sum, max, fsum, fmax; };
@@ -607,7 +631,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slb-trace: cannot write %s: %s\n", excerpt, strerror(errno));
 		return 1;
 	}
-	detail((const char *)buf, len, order, worst_n, ex);
+	if (detail((const char *)buf, len, order, worst_n, ex)) {
+		fprintf(stderr, "slb-trace: out of memory\n");
+		return 1;
+	}
 	if (ex && fclose(ex)) {
 		fprintf(stderr, "slb-trace: cannot write %s\n", excerpt);
 		return 1;
