@@ -96,10 +96,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
       --load-cpus LIST  native/ssh: the load's CPUs (default all others)
       --load-rate N     slb-load ops per second per thread, 0 = flat out
                         (default 0); bounds the split locks of a shared machine
-      --trace           trace cyclictest's wake-up path in every rep (a
+      --trace 0|1       1: trace cyclictest's wake-up path in every rep (a
                         scenario's guest option trace does it for its reps):
                         trace-summary.json/.txt and trace-worst.txt per rep;
-                        it lengthens the path it traces (docs/findings.md)
+                        tracing is work on the path it traces (default 0)
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
       --resume ID       finish the interrupted run ID (RESULTS/.incomplete-ID):
@@ -125,7 +125,7 @@ field() { scenario_field "$SCENARIO_FILE" "$@"; }
 
 opts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 	-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-	-l runner:,no-wait,task:,finish:,resume:,trace -- "$@") || exit 2
+	-l runner:,no-wait,task:,finish:,resume:,trace: -- "$@") || exit 2
 eval set -- "$opts"
 # parse_opts OPTION...: the options into the variables (getopt's output,
 # ending in --).
@@ -156,7 +156,7 @@ while true; do
 	--id) id=$2; shift 2 ;;
 	--resume) resume=$2; shift 2 ;;
 	--json) json=1; shift ;;
-	--trace) trace=1; shift ;;
+	--trace) trace=$2; shift 2 ;;
 	--validate) validate=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -177,7 +177,7 @@ if [ -n "$resume" ]; then
 	mapfile -t stored <"$rdir/study.args"
 	sopts=$(getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help \
 		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-		-l runner:,no-wait,task:,finish:,resume:,trace -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
+		-l runner:,no-wait,task:,finish:,resume:,trace: -- "${stored[@]}") || usage_error "$rdir/study.args does not parse"
 	eval set -- "$sopts"
 	parse_opts "$@"
 	eval set -- "$opts"
@@ -190,6 +190,7 @@ native | ssh:*) target_kind=native ;;
 *) usage_error "TARGET '$target' is not allowed (allowed: guest, native, ssh:[user@]host[:port])" ;;
 esac
 check_choice RUNNER "$runner" local slurm
+check_choice TRACE "$trace" 0 1
 if [ "$target_kind" = guest ]; then check_number DURATION "$duration" 3 3600; else check_number DURATION "$duration" 1 3600; fi
 check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
@@ -264,7 +265,7 @@ study_args() {
 		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --clock "$clock" \
 		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
-	[ "$trace" = 0 ] || echo --trace
+	[ "$trace" = 0 ] || printf '%s\n' --trace "$trace"
 	# the model as given: all its cost, calibrated its file (which sets the
 	# cost) and the cost it is scaled to, if one was given
 	if [ "$bus_model" = all ]; then

@@ -72,6 +72,9 @@ rm -rf "$fr/split-off/rep1/files/trace-summary.json" "$fr/split-off-tm0/rep1/fil
 "$T_ROOT/bench/report.sh" "$fr" >/dev/null 2>&1
 t_ok "a run without traces has no such section and no trace.json" sh -c '! grep -q "Traced wake-up" "$1/report.md" && [ ! -e "$1/trace.json" ]' sh "$fr"
 
+t_ok "--trace 2: usage error naming TRACE" t_refuses TRACE "$T_ROOT/bench/study.sh" --validate --trace 2
+t_ok "make bench TRACE=yes stops with a usage error" t_expect_code 2 make -s -C "$T_ROOT" bench TRACE=yes
+
 # Natively the rep mounts nothing: without a mounted tracefs it says why.
 if [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ]; then
 	t_skip "natively without tracefs the rep says why it was not traced" "tracefs is mounted here"
@@ -83,12 +86,12 @@ fi
 
 t_require_guest "a traced study rep"
 res=$T_TMP/results
-"$T_ROOT/bench/study.sh" --scenarios split-off --duration 3 --reps 1 --trace \
+"$T_ROOT/bench/study.sh" --scenarios split-off --duration 3 --reps 1 --trace 1 \
 	--results "$res" --id t >"$T_TMP/study.out" 2>&1
 rc=$?
 f=$res/t/split-off/rep1/files
 t_ok "a traced study rep ends ok" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/study.out'; exit 1; }"
-t_ok "the run records --trace" sh -c "jq -e '.params.trace == 1' '$res/t/manifest.json' && grep -qx -- --trace '$res/t/study.args'"
+t_ok "the run records --trace 1" sh -c "jq -e '.params.trace == 1' '$res/t/manifest.json' && grep -A1 -x -- --trace '$res/t/study.args' | grep -qx 1"
 t_ok "the rep has the trace summary (JSON, text, worst) and facts" sh -c "for x in trace-summary.json trace-summary.txt trace-worst.txt trace-facts.txt; do [ -s '$f/'\$x ] || { echo \"missing \$x\"; cat '$f/trace-skipped.txt' '$f/trace-summary.err' 2>/dev/null; exit 1; }; done"
 t_ok "the summary has the expected keys" jq -e 'has("wakeups") and has("armed_on") and has("fired_on") and has("woken") and
 	has("ipi_from") and has("remote_in_split_lock") and has("latency_us") and (.worst | length) == 10' "$f/trace-summary.json"
