@@ -14,7 +14,9 @@ D=$T_ROOT/tests/data
 # reschedule IPIs from cpu0 (one while the load marked its split-lock loop,
 # one behind a serial interrupt), one remote wake-up without an IPI, one
 # sleep the trace ends in, another task's sleep to ignore, and a sleep of
-# cyclictest's main thread on cpu0 that --cpus 1 leaves out.
+# cyclictest's main thread on cpu0 (a soft hrtimer) that only --soft and
+# no --cpus count. The IPI of the second wake-up comes before its
+# sched_wakeup, as the kernel sends it (wakeup_preempt).
 t_ok "the sample's text summary is the committed one" \
 	sh -c '"$1" -c 1 -n 3 "$2/trace-sample.txt" | diff "$2/trace-sample.summary.txt" -' sh "$TR" "$D"
 t_ok "its JSON summary and worst wake-ups' raw lines are the committed ones" \
@@ -24,12 +26,14 @@ t_ok "the sample's counts: 4 wake-ups, 1 local, 2 by IPI from cpu0, 1 in a split
 	.wakeups == 4 and .incomplete == 1 and .armed_on == {"1": 4} and .fired_on == {"0": 3, "1": 1} and
 	.woken == {local: 1, ipi: 2, remote: 1} and .ipi_from == {"0": 2} and
 	.remote_interrupting_load == 2 and .remote_in_split_lock == 1 and
-	.worst[0].latency_us == 33 and .worst[0].in_split_lock and .worst[0].ipi_callsite == "resched_curr"' \
+	.worst[0].latency_us == 33 and .worst[0].in_split_lock and .worst[0].ipi_callsite == "wakeup_preempt"' \
 	"$D/trace-sample.summary.json"
 t_ok "--json --text FILE writes both from one read" \
 	sh -c '"$1" -c 1 -j -n 3 -t "$3/t" "$2/trace-sample.txt" >/dev/null && diff "$2/trace-sample.summary.txt" "$3/t"' sh "$TR" "$D" "$T_TMP"
 t_ok "standard input without TRACE" sh -c '"$1" -c 1 -n 3 <"$2/trace-sample.txt" | diff "$2/trace-sample.summary.txt" -' sh "$TR" "$D"
-t_ok "without --cpus the main thread's sleep on cpu0 counts too" sh -c '"$1" -j "$2/trace-sample.txt" |
+t_ok "only HARD sleeps by default: the main thread's soft one on cpu0 does not count" sh -c '"$1" -j "$2/trace-sample.txt" |
+	jq -e ".wakeups == 4 and .armed_on == {\"1\": 4}"' sh "$TR" "$D"
+t_ok "with --soft and without --cpus the main thread's sleep on cpu0 counts too" sh -c '"$1" --soft -j "$2/trace-sample.txt" |
 	jq -e ".wakeups == 5 and .armed_on == {\"0\": 1, \"1\": 4}"' sh "$TR" "$D"
 t_ok "--help exits 0 and names the events" sh -c '"$1" --help | grep -q hrtimer_expire_entry' sh "$TR"
 t_ok "--worst 1001: usage error naming it" t_refuses "--worst" "$TR" --worst 1001 "$D/trace-sample.txt"

@@ -80,6 +80,7 @@ static size_t nwakes, capwakes;
 static uint64_t nevents, nmarkers, incomplete;
 static int64_t first_ts = -1, last_ts;
 static const char *comm = "cyclictest", *load_comm = "slb-load", *cpus;
+static int soft;
 
 static void usage(FILE *out)
 {
@@ -93,6 +94,8 @@ static void usage(FILE *out)
 		"  -c, --cpus LIST      only sleeps armed on these CPUs (the measured ones,\n"
 		"                       e.g. 1 or 1-3,5; default all: cyclictest's main\n"
 		"                       thread sleeps too)\n"
+		"      --soft           also sleeps of soft hrtimers (default: HARD only, an RT\n"
+		"                       task's: not cyclictest's sleeps before it turns RT)\n"
 		"      --comm NAME      the measured task's command (default cyclictest)\n"
 		"      --load-comm NAME the load's command (default slb-load)\n"
 		"  -j, --json           JSON output\n"
@@ -311,7 +314,8 @@ static int event(const struct line *l)
 	if (!strcmp(l->event, "hrtimer_start")) {
 		if (strcmp(l->comm, comm) || !field(l, "function", buf, sizeof(buf)) ||
 		    strcmp(buf, "hrtimer_wakeup") || !field(l, "hrtimer", h, sizeof(h)) ||
-		    !field_int(l, "expires", &v) || (cpus && !in_cpulist(cpus, l->cpu)) || !(t = task_of(l->pid, 1)))
+		    !field_int(l, "expires", &v) || (cpus && !in_cpulist(cpus, l->cpu)) ||
+		    (!soft && (!field(l, "mode", buf, sizeof(buf)) || !strstr(buf, "HARD"))) || !(t = task_of(l->pid, 1)))
 			return 0;
 		if (t->active)
 			incomplete++;
@@ -349,7 +353,9 @@ static int event(const struct line *l)
 		field(l, "prev_comm", t->w.prev, sizeof(t->w.prev));
 		if (t->w.fired_cpu == l->cpu) {
 			t->w.how = HOW_LOCAL;
-		} else if (last_ipi[l->cpu].ts >= t->w.woken_ts && last_ipi[l->cpu].from == t->w.woken_cpu) {
+		} else if (last_ipi[l->cpu].ts >= t->w.fired_ts && last_ipi[l->cpu].from == t->w.woken_cpu) {
+			/* sent between the expiry and the switch: the waking CPU
+			 * sends it in wakeup_preempt, before sched_wakeup */
 			t->w.how = HOW_IPI;
 			t->w.ipi_ts = last_ipi[l->cpu].ts;
 			t->w.ipi_from = last_ipi[l->cpu].from;
@@ -514,6 +520,7 @@ int main(int argc, char **argv)
 		{ "excerpt", required_argument, NULL, 'e' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "comm", required_argument, NULL, 'C' },
+		{ "soft", no_argument, NULL, 'S' },
 		{ "load-comm", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "text", required_argument, NULL, 't' },
@@ -552,6 +559,7 @@ int main(int argc, char **argv)
 			cpus = optarg;
 			break;
 		case 'C': comm = optarg; break;
+		case 'S': soft = 1; break;
 		case 'L': load_comm = optarg; break;
 		case 'j': json = 1; break;
 		case 't': text = optarg; break;
