@@ -175,12 +175,15 @@ TARGET    ?= guest
 # the other in each rep).
 MEASURE   ?= $(MEASURE_DEFAULT)
 LOAD_RATE ?= 0
+# TRACE=1: trace cyclictest's wake-up path in every rep (bench/study.sh --trace 1)
+TRACE     ?=
 # RUNNER: local (this machine) or slurm (a Slurm job array; docs/targets.md:
 # SLB_CACHE and the checkout on shared storage, SLB_SBATCH_OPTS).
 RUNNER    ?= local
 STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
-	--measure "$(MEASURE)" $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)")
+	--measure "$(MEASURE)" $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)") \
+	$(if $(TRACE),--trace "$(TRACE)")
 # make bench RESUME=<id>: finish the interrupted run results/.incomplete-<id>
 # with its own parameters; a variable also given on this command line
 # must equal the run's (bench/study.sh --resume refuses otherwise).
@@ -191,7 +194,7 @@ RESUME_ARGS = --resume "$(RESUME)" $(call given,RUNNER,--runner) $(if $(NO_WAIT)
 	$(call given,VCPUS,--vcpus) $(call given,INTERVAL,--interval) $(call given,JOBS,--jobs) $(call given,CLOCK,--clock) \
 	$(call given,BUS_LOCK_MODEL,--bus-lock-model) $(call given,BUS_LOCK_NS,--bus-lock-ns) $(call given,CALIBRATION,--calibration) \
 	$(call given,QUANTUM_NS,--quantum-ns) $(call given,LOAD_RATE,--load-rate) $(call given,MEASURE_CPU,--measure-cpu) \
-	$(call given,LOAD_CPUS,--load-cpus) $(call given,MEASURE,--measure)
+	$(call given,LOAD_CPUS,--load-cpus) $(call given,MEASURE,--measure) $(call given,TRACE,--trace)
 # the target a resumed run ran on (its study.args)
 BENCH_TARGET = $(if $(RESUME),$$(sed -n '/^--target$$/{n;p;q}' $(RESULTS)/.incomplete-$(RESUME)/study.args 2>/dev/null),$(TARGET))
 bench:

@@ -12,8 +12,8 @@
 #   reps, vcpus, interval_us, warmup_s, jobs, bus_lock_ns, bus_hold_ns,
 #   bus_cache_kb, bus_cache_ways, quantum_ns, calibrated_cost_ns and
 #   calibrated_hold_ns (a calibration scaled to bus_lock_ns: its own),
-#   load_rate, measure_cpu; strings: clock, cpu, target, load_cpus,
-#   bus_lock_model, calibration)
+#   load_rate, measure_cpu, trace (1: reps traced); strings: clock, cpu,
+#   target, load_cpus, bus_lock_model, calibration)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$SLB_ROOT/scripts/lib-build.sh"

@@ -52,7 +52,7 @@ bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT bus_lock_ns_give
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 results=$SLB_ROOT/results id= json=0 validate=0 resume=
 target=${SLB_TARGET:-guest} measure_cpu= load_cpus= load_rate=0 measure=$MEASURE_DEFAULT
-runner=${SLB_RUNNER:-local} no_wait=0 task= finish=
+runner=${SLB_RUNNER:-local} no_wait=0 task= finish= trace=0
 
 usage() {
 	cat <<USAGE
@@ -102,6 +102,10 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
       --load-cpus LIST  native/ssh: the load's CPUs (default all others)
       --load-rate N     slb-load ops per second per thread, 0 = flat out
                         (default 0); bounds the split locks of a shared machine
+      --trace 0|1       1: trace cyclictest's wake-up path in every rep (a
+                        scenario's guest option trace does it for its reps):
+                        trace-summary.json/.txt and trace-worst.txt per rep;
+                        tracing is work on the path it traces (default 0)
   -o, --results DIR     where runs go (default results/)
       --id ID           run id (default: date-time)
       --resume ID       finish the interrupted run ID (RESULTS/.incomplete-ID):
@@ -129,7 +133,7 @@ field() { scenario_field "$SCENARIO_FILE" "$@"; }
 study_getopt() {
 	getopt -n study -o T:R:s:d:r:v:i:w:c:j:o:M:h -l scenarios:,duration:,reps:,vcpus:,interval:,warmup:,results:,id:,json,validate,help,measure: \
 		-l clock:,bus-lock-ns:,bus-lock-model:,calibration:,quantum-ns:,jobs:,target:,measure-cpu:,load-cpus:,load-rate: \
-		-l runner:,no-wait,task:,finish:,resume: -- "$@"
+		-l runner:,no-wait,task:,finish:,resume:,trace: -- "$@"
 }
 opts=$(study_getopt "$@") || exit 2
 eval set -- "$opts"
@@ -163,6 +167,7 @@ while true; do
 	--id) id=$2; shift 2 ;;
 	--resume) resume=$2; shift 2 ;;
 	--json) json=1; shift ;;
+	--trace) trace=$2; shift 2 ;;
 	--validate) validate=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -194,6 +199,7 @@ native | ssh:*) target_kind=native ;;
 *) usage_error "TARGET '$target' is not allowed (allowed: guest, native, ssh:[user@]host[:port])" ;;
 esac
 check_choice RUNNER "$runner" local slurm
+check_choice TRACE "$trace" 0 1
 if [ "$target_kind" = guest ]; then check_number DURATION "$duration" 3 3600; else check_number DURATION "$duration" 1 3600; fi
 check_number REPS "$reps" 1 100
 [ "$vcpus" != 1 ] || usage_error "VCPUS=1 leaves nothing to isolate: cyclictest needs an isolated vCPU and the load a housekeeping one (allowed: 2 to 8)"
@@ -232,12 +238,13 @@ done
 # (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant),
 # cpuflag=+F / -F (appended to the -cpu model) and isolation=I (run-guest
 # --isolation: the options that isolate the measured vCPU, all by default,
-# none or some joined by +). Checked for every target; a native target
+# none or some joined by +) and trace (its reps traced as --trace
+# does). Checked for every target; a native target
 # skips a scenario whose machine it is not.
 cpu=${SLB_CPU:-$CPU_DEFAULT}
-declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=()
+declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=() s_trace=()
 for s in "${list[@]}"; do
-	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all
+	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all s_trace[$s]=$trace
 	for kv in $(field "$s" 8 | tr ',' ' '); do
 		case $kv in
 		-) ;;
@@ -253,7 +260,8 @@ for s in "${list[@]}"; do
 			"$SLB_ROOT/rt-config/guest-cmdline.sh" 2 1 "${kv#isolation=}" >/dev/null 2>&1 ||
 			usage_error "scenario $s: '$kv' is not isolation=all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +"
 			s_iso[$s]=${kv#isolation=} ;;
-		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I)" ;;
+		trace) s_trace[$s]=1 ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I, trace)" ;;
 		esac
 	done
 done
@@ -269,6 +277,7 @@ study_args() {
 		--vcpus "$vcpus" --interval "$interval" --warmup "$warmup" --measure "$measure" --clock "$clock" \
 		--bus-lock-model "$bus_model" --quantum-ns "$quantum_ns" --jobs "$jobs" --load-rate "$load_rate" \
 		--results "$results" --id "$id" --runner "$runner"
+	[ "$trace" = 0 ] || printf '%s\n' --trace "$trace"
 	# the model as given: all its cost, calibrated its file (which sets the
 	# cost) and the cost it is scaled to, if one was given
 	if [ "$bus_model" = all ]; then
@@ -333,6 +342,7 @@ rep_run() {
 	mapfile -t env < <(target_job_env "$s" "$rep")
 	# cyclictest alone (the default) writes the job it always did
 	[ "$measure" = cyclictest ] || env+=("SLB_MEASURE=$measure")
+	[ "${s_trace[$s]}" = 0 ] || env+=("SLB_TRACE=1")
 	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
 		"${env[@]}" >"$dir.job"
 	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr"
@@ -550,7 +560,7 @@ else
 	printf '%s\n' "${list[@]}" >"$tmp/scenarios.list"
 	cp "$SCENARIO_FILE" "$tmp/scenarios.conf"
 	"$SLB_ROOT/bench/manifest.sh" "$tmp" "$id" duration_s="$duration" reps="$reps" \
-		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" measure="$measure" \
+		interval_us="$interval" warmup_s="$warmup" jobs="$jobs" load_rate="$load_rate" measure="$measure" trace="$trace" \
 		$(target_manifest_args) $(runner_manifest_args) >"$tmp/manifest.json" 2>"$tmp/manifest.err" ||
 		{ target_cleanup; die "could not write the manifest: $(cat "$tmp/manifest.err")"; }
 	rm -f "$tmp/manifest.err"

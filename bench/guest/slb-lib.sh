@@ -179,3 +179,103 @@ slb_run_load() {
 	slb-load --json --report "${SLB_TMP:-/tmp}/$n.stats" >"$n.report.json" 2>>"$n.err"
 	return 0
 }
+
+# slb_trace_start MEASURED_CPUS SECONDS INTERVAL_US: trace cyclictest's
+# wake-up path (slb-trace reads it) in a tracefs instance of its own, so
+# that natively nothing of the machine's own tracing changes: the sleep's
+# hrtimer (hrtimer_wakeup) armed and fired, cyclictest's wake-ups and
+# switches, IPIs, IPI and irq entries (the local timer's on the measured
+# CPUs only), slb-load's markers. Per-CPU buffer: room for about eight
+# events per wake-up; the clock is mono, that of the timers' expiry. Sets
+# SLB_TRACE_DIR (and the marker file in SLB_TRACE_MARKER); 1 with the
+# reason in ./trace-skipped.txt when tracing cannot be had here.
+slb_trace_start() {
+	SLB_TRACE_DIR= SLB_TRACE_MARKER= SLB_TRACE_CPUS=${1:-0}
+	# The guest mounts tracefs; natively only a mounted one is used (the
+	# machine's mounts are not the rep's to change).
+	t=/sys/kernel/tracing
+	[ -d "$t/instances" ] || [ -n "${SLB_NATIVE:-}" ] || mount -t tracefs nodev "$t" 2>/dev/null
+	[ -d "$t/instances" ] || [ ! -d /sys/kernel/debug/tracing/instances ] || t=/sys/kernel/debug/tracing
+	if [ ! -d "$t/instances" ]; then
+		if [ -n "${SLB_NATIVE:-}" ]; then
+			echo "no tracefs mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing (natively the rep mounts nothing; mount tracefs as root to trace)" >trace-skipped.txt
+		else
+			echo "no tracefs at $t (a kernel without tracing?)" >trace-skipped.txt
+		fi
+		return 1
+	fi
+	i=$t/instances/slb-rep-$$
+	if ! mkdir "$i" 2>/dev/null; then
+		echo "cannot make a tracing instance $i (not root, or tracefs read-only)" >trace-skipped.txt
+		return 1
+	fi
+	kb=$(awk -v s="$2" -v i="$3" 'BEGIN { k = int((s + 1) * 1e6 / i * 8 * 48 / 1024) + 256; if (k > 32768) k = 32768; print k }')
+	cpuf=
+	for c in $(slb_cpulist_expand "$SLB_TRACE_CPUS"); do cpuf="${cpuf:+$cpuf || }common_cpu == $c"; done
+	echo "$kb" >"$i/buffer_size_kb" && echo mono >"$i/trace_clock" || {
+		echo "cannot size the trace buffer ($kb KiB per CPU) or set its clock" >trace-skipped.txt
+		rmdir "$i"
+		return 1
+	}
+	missing=
+	while read -r ev filter; do
+		[ -d "$i/events/$ev" ] || { missing="$missing $ev"; continue; }
+		[ -z "$filter" ] || echo "$filter" >"$i/events/$ev/filter" 2>/dev/null ||
+			echo "filter refused: $ev: $filter" >>trace-facts.txt
+		echo 1 >"$i/events/$ev/enable"
+	done <<EVENTS
+timer/hrtimer_start function.function == hrtimer_wakeup
+timer/hrtimer_expire_entry function.function == hrtimer_wakeup
+sched/sched_wakeup comm == "cyclictest"
+sched/sched_switch prev_comm == "cyclictest" || next_comm == "cyclictest"
+ipi/ipi_send_cpu
+ipi/ipi_send_cpumask
+irq_vectors/reschedule_entry
+irq_vectors/call_function_entry
+irq_vectors/call_function_single_entry
+irq_vectors/local_timer_entry $cpuf
+irq/irq_handler_entry
+EVENTS
+	for ev in timer/hrtimer_start timer/hrtimer_expire_entry sched/sched_wakeup sched/sched_switch; do
+		case " $missing " in *" $ev "*)
+			echo "the kernel lacks the event $ev" >trace-skipped.txt
+			rmdir "$i" 2>/dev/null
+			return 1 ;;
+		esac
+	done
+	{
+		echo "buffer_kb_per_cpu=$kb"
+		echo "clock=mono"
+		[ -z "$missing" ] || echo "events_missing=${missing# }"
+	} >>trace-facts.txt
+	echo 1 >"$i/tracing_on"
+	SLB_TRACE_DIR=$i SLB_TRACE_MARKER=$i/trace_marker
+	return 0
+}
+
+# slb_trace_off: stop recording (the trace stays for slb_trace_stop).
+slb_trace_off() {
+	[ -z "${SLB_TRACE_DIR:-}" ] || echo 0 >"$SLB_TRACE_DIR/tracing_on"
+}
+
+# slb_trace_stop: stop the trace of slb_trace_start, summarise it
+# (./trace-summary.json and .txt, the worst wake-ups' raw lines in
+# ./trace-worst.txt) and remove the instance; the raw trace goes.
+slb_trace_stop() {
+	[ -n "${SLB_TRACE_DIR:-}" ] || return 0
+	echo 0 >"$SLB_TRACE_DIR/tracing_on"
+	raw=${SLB_TMP:-/tmp}/trace.raw
+	cat "$SLB_TRACE_DIR/trace" >"$raw"
+	for s in "$SLB_TRACE_DIR"/per_cpu/cpu*/stats; do
+		c=${s%/stats}
+		echo "${c##*/}_overrun=$(sed -n 's/^overrun: //p' "$s")"
+	done >>trace-facts.txt
+	echo "raw_bytes=$(wc -c <"$raw")" >>trace-facts.txt
+	slb-trace --cpus "$SLB_TRACE_CPUS" --json --text trace-summary.txt --excerpt trace-worst.txt "$raw" >trace-summary.json 2>trace-summary.err
+	[ -s trace-summary.err ] || rm -f trace-summary.err
+	rm -f "$raw"
+	echo 0 >"$SLB_TRACE_DIR/events/enable"
+	rmdir "$SLB_TRACE_DIR" 2>/dev/null
+	SLB_TRACE_DIR=
+	return 0
+}

@@ -8,6 +8,14 @@
  * stats file that outlives the process, so a run killed by SIGBUS (what
  * split lock detection does to it) still tells how far it got.
  *
+ * With --mark FILE (a tracefs trace_marker) each thread marks where its
+ * locking loop runs: "slb-load: MODE on" as it starts and every 100 ms
+ * while it goes on, "slb-load: MODE off" before a duty cycle's pause and
+ * at its end. A marker per lock would cost a system call per lock and
+ * change the load; a trace event raised in an interrupt already names
+ * the task it interrupted, so these few markers suffice to tell that the
+ * task was inside its split-lock loop (bench/guest/slb-trace.c).
+ *
  * Exit status: 0 done, 1 failure, 2 usage error, 3 SIGBUS caught with
  * --catch-sigbus. Killed by SIGBUS otherwise, as detection intends.
  *
@@ -61,10 +69,27 @@ struct config {
 	double rate, duration_s, on_ms, off_ms;
 	uint64_t max_ops;
 	const char *stats_path;
+	int mark_fd;		/* trace_marker, or -1 */
 };
+
+#define MARK_EVERY_NS 100000000
 
 static struct stats *stats;
 static struct config cfg;
+
+/* "slb-load: MODE on|off" into the trace, when marking. */
+static void mark(int on)
+{
+	char msg[48];
+	int n;
+
+	if (cfg.mark_fd < 0)
+		return;
+	n = snprintf(msg, sizeof(msg), "slb-load: %s %s\n", mode_names[cfg.mode], on ? "on" : "off");
+	if (write(cfg.mark_fd, msg, (size_t)n) < 0)
+		return;
+}
+
 static unsigned char line_bufs[MAX_THREADS][4 * SLB_LINE] __attribute__((aligned(SLB_LINE)));
 
 static int64_t now_ns(void)
@@ -102,6 +127,7 @@ static void *worker(void *arg)
 	int64_t end = stats->start_ns + (int64_t)(cfg.duration_s * 1e9);
 	int64_t gap = cfg.rate > 0 ? (int64_t)(1e9 / cfg.rate) : 0, next = stats->start_ns;
 	uint64_t mine = 0, unpublished = 0;
+	int64_t marked = 0;
 
 	if (cfg.ncpus) {
 		cpu_set_t set;
@@ -124,6 +150,10 @@ static void *worker(void *arg)
 			int64_t on = duty_next_on(t);
 
 			if (on != t) {
+				if (marked) {
+					mark(0);
+					marked = 0;
+				}
 				sleep_until(on < end ? on : end);
 				next = on;
 				continue;
@@ -136,6 +166,10 @@ static void *worker(void *arg)
 			if (next > t)
 				sleep_until(next);
 			next += gap;
+		}
+		if (cfg.mark_fd >= 0 && t - marked >= MARK_EVERY_NS) {
+			mark(1);
+			marked = t;
 		}
 		if (cfg.max_ops && (uint64_t)batch > cfg.max_ops - mine)
 			batch = (int)(cfg.max_ops - mine);
@@ -155,6 +189,8 @@ static void *worker(void *arg)
 	}
 	atomic_fetch_add_explicit(&stats->ops, unpublished, memory_order_relaxed);
 	atomic_store_explicit(&stats->last_ns, now_ns(), memory_order_relaxed);
+	if (marked)
+		mark(0);
 	return NULL;
 }
 
@@ -274,6 +310,8 @@ static void usage(FILE *out)
 		"  -d, --duration S      run time in seconds, at most %.0f (default 10)\n"
 		"  -n, --ops N           stop each thread after N ops (default no limit)\n"
 		"      --stats FILE      publish progress to FILE (readable after a SIGBUS)\n"
+		"      --mark FILE       mark each thread's locking loop in FILE, a tracefs\n"
+		"                        trace_marker (on every 100 ms, off at a pause and the end)\n"
 		"      --report FILE     print the stats in FILE and exit\n"
 		"      --calibrate N     ns/op of split, aligned and inline, N ops each\n"
 		"      --catch-sigbus    report a SIGBUS and exit 3 instead of dying\n"
@@ -327,7 +365,7 @@ static int lookup(const char *name, const char *s, const char *const *names, int
 
 int main(int argc, char **argv)
 {
-	enum { OPT_ON = 256, OPT_OFF, OPT_STATS, OPT_REPORT, OPT_CALIBRATE, OPT_CATCH, OPT_ADDR, OPT_FIFO };
+	enum { OPT_ON = 256, OPT_OFF, OPT_STATS, OPT_REPORT, OPT_CALIBRATE, OPT_CATCH, OPT_ADDR, OPT_FIFO, OPT_MARK };
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "op", required_argument, NULL, 'o' },
@@ -345,6 +383,7 @@ int main(int argc, char **argv)
 		{ "catch-sigbus", no_argument, NULL, OPT_CATCH },
 		{ "print-addr", no_argument, NULL, OPT_ADDR },
 		{ "fifo", required_argument, NULL, OPT_FIFO },
+		{ "mark", required_argument, NULL, OPT_MARK },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -355,7 +394,7 @@ int main(int argc, char **argv)
 	pthread_t tids[MAX_THREADS];
 
 	cfg = (struct config){ .mode = SLB_MODE_SPLIT, .op = SLB_OP_ADD, .size = 4, .threads = 1,
-			       .duration_s = 10 };
+			       .duration_s = 10, .mark_fd = -1 };
 	while ((c = getopt_long(argc, argv, "m:o:s:t:c:r:d:n:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -422,6 +461,13 @@ int main(int argc, char **argv)
 			if (num_parse("slb-load", "--fifo", optarg, 1, 99, 1, &d))
 				return 2;
 			cfg.fifo = (int)d;
+			break;
+		case OPT_MARK:
+			if ((cfg.mark_fd = open(optarg, O_WRONLY | O_CLOEXEC)) < 0) {
+				fprintf(stderr, "slb-load: --mark '%s': cannot open it for writing: %s\n", optarg,
+					strerror(errno));
+				return 1;
+			}
 			break;
 		case 'j': cfg.json = 1; break;
 		case 'h': usage(stdout); return 0;

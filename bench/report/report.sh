@@ -6,7 +6,9 @@
 # then the decision and one headline per harm scenario against the control
 # its scenario names, then the summary plot), the verdict sentences
 # computed by slb-stats, then the setup, the tables of reps, the
-# comparisons and the method, the other plots, and the caveats last.
+# comparisons and the method, the traced wake-up path (traced reps only:
+# RUN/trace.json, bench/report/report-trace.sh), the other plots, and the caveats
+# last.
 # Draws the plots first (bench/report/plots.sh), which also writes RUN/stats.json.
 # Exit status: 0 written, 1 the plots, the statistics or cmark-gfm failed.
 set -uo pipefail
@@ -17,6 +19,7 @@ SLB_PROG=report
 . "$SLB_ROOT/bench/report/report-native.sh"
 . "$SLB_ROOT/bench/report/report-runner.sh"
 . "$SLB_ROOT/bench/report/report-timerlat.sh"
+. "$SLB_ROOT/bench/report/report-trace.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
 run=${1:-}
 require_run_dir "$run"
@@ -165,6 +168,7 @@ report_platform() {
 	echo
 	echo "Method: $(jq -r '.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; ")' "$st")."
 	echo
+	report_trace "$run"
 	echo "## Plots"
 	echo
 	# what plots.sh drew (a scenario without a usable rep is left out;

@@ -63,7 +63,7 @@ target_check() {
 
 # The static tools (build/guest) a native rep runs: found there locally,
 # copied to an ssh target.
-NATIVE_TOOLS=(slb-load slb-histcompact slb-timerlat)
+NATIVE_TOOLS=(slb-load slb-histcompact slb-timerlat slb-trace)
 
 target_ready() {
 	local p

@@ -18,6 +18,11 @@
 # SCHED_FIFO 95 threads woken by two timers on one CPU would delay each
 # other's wake-ups: each would measure the other), the load running through
 # both. cyclictest goes first, so that it starts where it does alone.
+# SLB_TRACE=1 traces cyclictest's wake-up path from before the load starts
+# to cyclictest's end (slb_trace_start: a tracefs instance of its own;
+# slb-load marks its locking loop there) and leaves its summary:
+# trace-summary.json and .txt, trace-worst.txt, trace-facts.txt, or
+# trace-skipped.txt saying why it could not trace.
 . "${SLB_LIB:-/lib/slb-lib.sh}"
 : "${SLB_DURATION:?}" "${SLB_WARMUP:?}" "${SLB_INTERVAL:?}" "${SLB_LOAD:?}"
 
@@ -44,6 +49,10 @@ both) phases=2 ;;
 *) echo "unknown measure '$measure' (allowed: cyclictest timerlat both)" >&2; exit 2 ;;
 esac
 echo "measure=$measure" >>facts.txt
+mark=
+if [ "${SLB_TRACE:-0}" = 1 ] && slb_trace_start "$(slb_measured_cpus)" "$SLB_DURATION" "$SLB_INTERVAL"; then
+	mark="--mark $SLB_TRACE_MARKER"
+fi
 
 # The load starts first and runs past the end of the measurement, so the
 # histogram holds loaded time only. In the virtual clock mode the seed
@@ -66,14 +75,14 @@ none)
 	;;
 slb-load:*)
 	set -- $(echo "${SLB_LOAD#slb-load:}" | tr ':' ' ')
-	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -r "$rate" -d "$loaddur" &
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -t "$nhk" -c "$hk" -r "$rate" -d "$loaddur" $mark &
 	;;
 rt-slb-load:*)
 	# The RT application itself: SCHED_FIFO 90 (below cyclictest's 95) on
 	# the isolated vCPU(s), 1000 locked ops per second.
 	set -- $(echo "${SLB_LOAD#rt-slb-load:}" | tr ':' ' ')
 	iso=$(slb_cpulist_expand "$(slb_measured_cpus)" | tr -s ' ' ',' | sed 's/,$//')
-	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" &
+	slb_run_load load -m "$1" -o "${2:-add}" -s "${3:-4}" -c "$iso" -r 1000 --fifo 90 -d "$loaddur" $mark &
 	;;
 stress-ng:lockbus)
 	{
@@ -91,19 +100,22 @@ sleep "$SLB_WARMUP"
 ctrc=0
 # Natively a cyclictest (or rtla) killed by a signal ends the rep now: the
 # runner (bench/target/rep.sh) then ends the load with the rest of the
-# rep's process group.
+# rep's process group. The trace covers cyclictest's wake-ups only.
 if [ "$measure" != timerlat ]; then
 	slb_cyclictest "$SLB_DURATION" "$SLB_INTERVAL" 100000
 	ctrc=$?
-	[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; exit "$ctrc"; }
+	slb_trace_off
+	[ -z "${SLB_NATIVE:-}" ] || [ "$ctrc" -lt 128 ] || { echo "cyclictest killed (status $ctrc)" >>facts.txt; slb_trace_stop; exit "$ctrc"; }
 fi
 if [ "$measure" != cyclictest ]; then
+	slb_trace_off
 	slb_timerlat "$SLB_DURATION" "$SLB_INTERVAL" 100000
 	tlrc=$?
-	[ -z "${SLB_NATIVE:-}" ] || [ "$tlrc" -lt 128 ] || { echo "rtla killed (status $tlrc)" >>facts.txt; exit "$tlrc"; }
+	[ -z "${SLB_NATIVE:-}" ] || [ "$tlrc" -lt 128 ] || { echo "rtla killed (status $tlrc)" >>facts.txt; slb_trace_stop; exit "$tlrc"; }
 	[ "$ctrc" != 0 ] || ctrc=$tlrc
 fi
 wait
+slb_trace_stop
 cat /proc/interrupts >interrupts.after
 # Natively the counters (if the kernel has them) were not reset: cumulative.
 slb_sld_counters "sld_counters${SLB_NATIVE:+.cumulative}.txt"
