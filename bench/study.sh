@@ -67,7 +67,8 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
   -r, --reps N          repetitions, 1 to 100 (default $REPS_DEFAULT)
   -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default
                         $VCPUS_DEFAULT; a scenario's vcpus=N in column 8 wins)
-  -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
+  -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT;
+                        a scenario's interval=US in column 8 wins)
   -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
   -c, --clock MODE      virtual or wall (default \$SLB_CLOCK or $CLOCK_DEFAULT)
       --bus-lock-model M  virtual: calibrated (a split lock costs its issuer,
