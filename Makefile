@@ -48,7 +48,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-boot bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-boot bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kernel-hz250 kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -58,6 +58,7 @@ help:
 	@echo "make kernel     build the PREEMPT_RT guest kernel (cached)"
 	@echo "make kernel-nofix  the same without patch 0007 (the upstream warn-mode bug)"
 	@echo "make kernel-defwarn  the same with the build-time default mode warn"
+	@echo "make kernel-hz250  the same with CONFIG_HZ=250 (the main kernel has 1000)"
 	@echo "make qemu       build the patched QEMU (cached)"
 	@echo "make initramfs  build the guest initramfs (cached)"
 	@echo "make smoke      boot, print guest facts, cyclictest 2 s"
@@ -70,7 +71,7 @@ help:
 	@echo "make bench-model benchmark: host time of the bus-lock model (REPS_MODEL=6; SLB_QEMU_BASE= an earlier build)"
 	@echo "make bench-boot  benchmark: host time of a guest boot, RAM in a memfd vs huge pages (REPS_BOOT=6; SLB_QEMU_BASE=)"
 	@echo "make bench-image does an unused file in the guest image move the results? IMAGE_SCENARIOS= IMAGE_PAD= REPS="
-	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS)"
+	@echo "make bench      the study: SCENARIOS= DURATION=$(DURATION) REPS=$(REPS) INTERVAL=$(INTERVAL) JOBS=$(JOBS) SCENARIO_FILE="
 	@echo "                RESUME=<id>: finish an interrupted study (results/.incomplete-<id>) with its own parameters"
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                MEASURE=$(MEASURE) (cyclictest|timerlat|both: rtla timerlat hist, IRQ and thread latency)"
@@ -117,6 +118,9 @@ kernel-nofix: kernel
 
 kernel-defwarn: kernel
 	$(Q)scripts/build-kernel.sh --variant defwarn >/dev/null
+
+kernel-hz250: kernel
+	$(Q)scripts/build-kernel.sh --variant hz250 >/dev/null
 
 qemu:
 	$(Q)scripts/build-qemu.sh >/dev/null
@@ -180,6 +184,11 @@ TRACE     ?=
 # RUNNER: local (this machine) or slurm (a Slurm job array; docs/targets.md:
 # SLB_CACHE and the checkout on shared storage, SLB_SBATCH_OPTS).
 RUNNER    ?= local
+# SCENARIO_FILE: the study's scenarios (default rt-config/scenarios.conf;
+# e.g. rt-config/scenarios-deploy.conf); the kernel variants its
+# scenarios name (kernel=VARIANT) are built before it runs.
+SCENARIO_FILE ?= rt-config/scenarios.conf
+BENCH_VARIANTS = $(filter-out kernel-nofix,$(sort $(patsubst kernel=%,kernel-%,$(shell sed '/^\#/d' $(SCENARIO_FILE) 2>/dev/null | grep -o 'kernel=[a-z0-9][a-z0-9]*'))))
 STUDY_ARGS = --runner "$(RUNNER)" $(if $(NO_WAIT),--no-wait) --target "$(TARGET)" --scenarios "$(SCENARIOS)" --duration "$(DURATION)" --reps "$(REPS)" \
 	--vcpus "$(VCPUS)" --interval "$(INTERVAL)" --jobs "$(JOBS)" $(MODEL_ARGS) --load-rate "$(LOAD_RATE)" \
 	--measure "$(MEASURE)" $(if $(MEASURE_CPU),--measure-cpu "$(MEASURE_CPU)") $(if $(LOAD_CPUS),--load-cpus "$(LOAD_CPUS)") \
@@ -197,9 +206,10 @@ RESUME_ARGS = --resume "$(RESUME)" $(call given,RUNNER,--runner) $(if $(NO_WAIT)
 	$(call given,LOAD_CPUS,--load-cpus) $(call given,MEASURE,--measure) $(call given,TRACE,--trace)
 # the target a resumed run ran on (its study.args)
 BENCH_TARGET = $(if $(RESUME),$$(sed -n '/^--target$$/{n;p;q}' $(RESULTS)/.incomplete-$(RESUME)/study.args 2>/dev/null),$(TARGET))
+bench: export SLB_SCENARIO_FILE = $(abspath $(SCENARIO_FILE))
 bench:
 	$(Q)bench/study.sh --validate $(if $(RESUME),$(RESUME_ARGS),$(STUDY_ARGS))
-	$(Q)if [ "$(BENCH_TARGET)" = guest ]; then $(BUILD_PAR) all kernel kernel-nofix qemu initramfs; \
+	$(Q)if [ "$(BENCH_TARGET)" = guest ]; then $(BUILD_PAR) all kernel kernel-nofix $(BENCH_VARIANTS) qemu initramfs; \
 	else $(MAKE) --no-print-directory all; fi
 	$(Q)if [ "$(BENCH_TARGET)" = guest ]; then export SLB_QEMU=$(QEMU_BIN) SLB_INITRD=$$(cat $(BUILD)/initramfs.path); fi; \
 	bench/study.sh $(if $(RESUME),$(RESUME_ARGS),$(STUDY_ARGS))

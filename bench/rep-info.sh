@@ -63,10 +63,15 @@ sigbus) lo=killed; [ "$sigbus" -ge 1 ] 2>/dev/null || lo="killed (unconfirmed)" 
    fi ;;
 esac
 echo "load_outcome=$lo"
-# cyclictest's completed periods against those asked for (duration /
-# interval): fewer means the isolated vCPU was starved.
-cycles=$(val "$f/cyclictest.json" '.thread["0"].cycles')
+# cyclictest's completed periods, all its threads (one per measured CPU),
+# against those asked for (duration / interval per thread): fewer means
+# an isolated vCPU was starved. ct_cpus: the CPU of each thread, in the
+# order of the histogram's columns.
+cycles=$(val "$f/cyclictest.json" '[.thread[].cycles] | add')
+nthr=$(val "$f/cyclictest.json" '.thread | length')
+ctcpus=$(val "$f/cyclictest.json" '.thread | to_entries | sort_by(.key | tonumber) | map(.value.cpu | tostring) | join(",")')
 echo "ct_cycles=${cycles:--1}"
-echo "ct_expected=$((dur * 1000000 / int))"
+echo "ct_expected=$((${nthr:-1} * dur * 1000000 / int))"
 echo "ct_interval_us=$int"
+echo "ct_cpus=${ctcpus:-unknown}"
 echo "hist=$([ -s "$f/hist.txt" ] && echo "$f/hist.txt" || echo none)"

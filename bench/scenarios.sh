@@ -7,8 +7,8 @@
 #                                empty when there is no such scenario
 # Columns: 1 name, 2 kernel command line, 3 load, 4 sysctls, 5 control,
 # 6 expect, 7 what it shows (bench/lib/run.c reads 5-7 for the statistics),
-# 8 guest (optional: vcpus=N, kernel=VARIANT, cpuflag=+F/-F, isolation=I;
-# bench/study.sh).
+# 8 guest (optional: vcpus=N, kernel=VARIANT, cpuflag=+F/-F, isolation=I,
+# interval=US, isolated=N, offender=P; bench/study.sh).
 
 scenario_names() {
 	sed -n 's/^\([a-z0-9][a-z0-9-]*\) *|.*/\1/p' "$1"

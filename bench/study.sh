@@ -69,7 +69,8 @@ Run the split-lock latency matrix; results in RESULTS/<run-id>/.
   -r, --reps N          repetitions, 1 to 100 (default $REPS_DEFAULT)
   -v, --vcpus N         guest vCPUs, 2 to 8; the last one is isolated (default
                         $VCPUS_DEFAULT; a scenario's vcpus=N in column 8 wins)
-  -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT)
+  -i, --interval US     cyclictest interval, 100 to 100000 us (default $INTERVAL_DEFAULT;
+                        a scenario's interval=US in column 8 wins)
   -w, --warmup S        seconds the load runs before cyclictest starts (default $WARMUP_DEFAULT)
   -M, --measure M       what measures the latency: cyclictest (default), timerlat
                         (rtla timerlat hist: IRQ and thread latency, its timer
@@ -236,15 +237,22 @@ done
 [ ${#list[@]} -gt 0 ] || usage_error "no scenario given"
 # Column 8 of a scenario: its guest, "-" for the defaults, or vcpus=N
 # (instead of --vcpus), kernel=VARIANT (a build-kernel.sh variant),
-# cpuflag=+F / -F (appended to the -cpu model) and isolation=I (run-guest
-# --isolation: the options that isolate the measured vCPU, all by default,
-# none or some joined by +) and trace (its reps traced as --trace
-# does). Checked for every target; a native target
-# skips a scenario whose machine it is not.
+# cpuflag=+F / -F (appended to the -cpu model), isolation=I (run-guest
+# --isolation: the options that isolate the measured vCPUs, all by
+# default, none or some joined by +), interval=US (cyclictest's interval
+# instead of --interval), isolated=N (the last N vCPUs isolated, each
+# measured by a cyclictest thread of its own; default 1) and offender=P
+# (where the housekeeping load runs: housekeeping, every housekeeping vCPU
+# (default); timekeeper, CPU 0 alone, which keeps the timekeeping and the
+# tick of the nohz_full CPUs; other, the housekeeping vCPUs but CPU 0)
+# and trace (its reps traced as --trace does).
+# Checked for every target; a native target skips a scenario whose
+# machine it is not.
 cpu=${SLB_CPU:-$CPU_DEFAULT}
-declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=() s_trace=()
+declare -A s_vcpus=() s_variant=() s_cpu=() s_iso=() s_interval=() s_isolated=() s_offender=() s_trace=()
 for s in "${list[@]}"; do
-	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all s_trace[$s]=$trace
+	s_vcpus[$s]=$vcpus s_variant[$s]= s_cpu[$s]=$cpu s_iso[$s]=all s_interval[$s]=$interval s_trace[$s]=$trace
+	s_isolated[$s]=1 s_offender[$s]=housekeeping
 	for kv in $(field "$s" 8 | tr ',' ' '); do
 		case $kv in
 		-) ;;
@@ -258,12 +266,26 @@ for s in "${list[@]}"; do
 			s_cpu[$s]+=,${kv#cpuflag=} ;;
 		isolation=*) [[ ${kv#isolation=} =~ ^(all|none|[a-z_]+(\+[a-z_]+)*)$ ]] &&
 			"$SLB_ROOT/rt-config/guest-cmdline.sh" 2 1 "${kv#isolation=}" >/dev/null 2>&1 ||
-			usage_error "scenario $s: '$kv' is not isolation=all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +"
+			usage_error "scenario $s: '$kv' is not isolation=all, none, or isolcpus, isolcpus_nohz, nohz_full, rcu_nocbs, irqaffinity joined by +"
 			s_iso[$s]=${kv#isolation=} ;;
+		interval=*) check_number "scenario $s: interval" "${kv#interval=}" 100 100000; s_interval[$s]=${kv#interval=} ;;
+		isolated=*) check_number "scenario $s: isolated" "${kv#isolated=}" 1 7; s_isolated[$s]=${kv#isolated=} ;;
+		offender=*) check_choice "scenario $s: offender" "${kv#offender=}" housekeeping timekeeper other
+			s_offender[$s]=${kv#offender=} ;;
 		trace) s_trace[$s]=1 ;;
-		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I, trace)" ;;
+		*) usage_error "scenario $s: guest option '$kv' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I, interval=US, isolated=N, offender=P, trace)" ;;
 		esac
 	done
+	# what the options say together: a housekeeping vCPU left, and one
+	# beside CPU 0 for offender=other; a load that offender= can place
+	[ "${s_isolated[$s]}" -lt "${s_vcpus[$s]}" ] ||
+		usage_error "scenario $s: isolated=${s_isolated[$s]} leaves no housekeeping vCPU of ${s_vcpus[$s]} (allowed: 1 to $((${s_vcpus[$s]} - 1)))"
+	[ "${s_offender[$s]}" != other ] || [ $((${s_vcpus[$s]} - ${s_isolated[$s]})) -ge 2 ] ||
+		usage_error "scenario $s: offender=other needs a housekeeping vCPU besides CPU 0, the timekeeper: vcpus=${s_vcpus[$s]} with isolated=${s_isolated[$s]} has none (allowed: vcpus >= $((${s_isolated[$s]} + 2)))"
+	case ${s_offender[$s]}:$(field "$s" 3) in
+	housekeeping:* | *:slb-load:* | *:stress-ng:*) ;;
+	*) usage_error "scenario $s: offender=${s_offender[$s]} places the housekeeping load, and its load is '$(field "$s" 3)' (allowed with slb-load:... or stress-ng:...)" ;;
+	esac
 done
 . "$SLB_ROOT/bench/target/$target_kind.sh"
 target_check
@@ -343,7 +365,7 @@ rep_run() {
 	# cyclictest alone (the default) writes the job it always did
 	[ "$measure" = cyclictest ] || env+=("SLB_MEASURE=$measure")
 	[ "${s_trace[$s]}" = 0 ] || env+=("SLB_TRACE=1")
-	write_study_job "$duration" "$warmup" "$interval" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
+	write_study_job "$duration" "$warmup" "${s_interval[$s]}" "$load_rate" "$(field "$s" 3)" "$(field "$s" 4)" \
 		"${env[@]}" >"$dir.job"
 	target_start "$s" "$rep" "$dir" "$dir.job" "$limit" >"$dir.outcome" 2>"$dir.stderr"
 }
@@ -366,7 +388,7 @@ rep_record() {
 		jq --arg r "${why:-no reason recorded}" '.reason = $r' "$dir/outcome.json" >"$dir/outcome.json.new" &&
 			mv "$dir/outcome.json.new" "$dir/outcome.json"
 	fi
-	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "$interval" >"$dir/rep.info.tmp" &&
+	"$SLB_ROOT/bench/rep-info.sh" "$dir" "$duration" "${s_interval[$1]}" >"$dir/rep.info.tmp" &&
 		mv "$dir/rep.info.tmp" "$dir/rep.info"
 	sed -n 's/^outcome=//p' "$dir/rep.info"
 }

@@ -10,7 +10,12 @@
 # nohz_full, rcu_nocbs and irqaffinity), none (a plain command line: the
 # measured vCPUs are then only the study's choice, not the kernel's), or
 # some of those words joined by + or , (as a native machine has them:
-# make validate-study).
+# make validate-study). isolcpus is isolcpus=domain,managed_irq, with
+# its nohz flag when nohz_full is there too; isolcpus_nohz is
+# isolcpus=nohz,domain,managed_irq without nohz_full= (the tick stopped,
+# the timer, workqueue and RCU housekeeping not moved: only nohz_full
+# makes timers armed there go to a housekeeping CPU); nohz_full without
+# isolcpus is nohz_full with no domain isolation.
 set -eu
 vcpus=${1:-}
 nisol=${2:-1}
@@ -48,11 +53,12 @@ opts=
 for w in $(echo "$isolation" | tr '+,' '  '); do
 	case $w in
 	isolcpus) opts="$opts isolcpus=${nohz}domain,managed_irq,$iso" ;;
+	isolcpus_nohz) opts="$opts isolcpus=nohz,domain,managed_irq,$iso" ;;
 	nohz_full) opts="$opts nohz_full=$iso" ;;
 	rcu_nocbs) opts="$opts rcu_nocbs=$iso" ;;
 	irqaffinity) opts="$opts irqaffinity=$hk" ;;
 	*)
-		echo "guest-cmdline.sh: ISOLATION '$3': '$w' is not allowed (allowed: all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by + or ,)" >&2
+		echo "guest-cmdline.sh: ISOLATION '$3': '$w' is not allowed (allowed: all, none, or isolcpus, isolcpus_nohz, nohz_full, rcu_nocbs, irqaffinity joined by + or ,)" >&2
 		exit 2 ;;
 	esac
 done

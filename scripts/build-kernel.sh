@@ -17,13 +17,15 @@
 #            upstream warn-mode bug that leaves detection off on a CPU
 #   defwarn  rt-config/variants/defwarn.config on top: the build-time
 #            default mode warn instead of the study's off (0001, 0002)
+#   hz250    rt-config/variants/hz250.config on top: CONFIG_HZ=250 instead
+#            of the main kernel's 1000
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$SLB_ROOT/scripts/lib-build.sh"
 
 PKG=linux-source-6.12
 TARBALL=/usr/src/$PKG.tar.xz
-VARIANTS="nofix defwarn"
+VARIANTS="nofix defwarn hz250"
 
 # variant_drop VARIANT: the series file the variant leaves out.
 variant_drop() {

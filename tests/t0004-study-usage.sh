@@ -35,8 +35,8 @@ t_ok "make bench RESUME=nosuch stops with exit 2 before building" sh -c "[ $? = 
 guest_conf() { sed "s/^baseline  *|\(.*\)\$/baseline |\1 | $1/" "$T_ROOT/rt-config/scenarios.conf" >"$T_TMP/g.conf"; }
 grefuses() { guest_conf "$1"; SLB_SCENARIO_FILE=$T_TMP/g.conf refuses "$2" --scenarios baseline; }
 t_ok "scenario guest vcpus=9" grefuses vcpus=9 "scenario baseline: vcpus=9 is out of range (allowed: 2 to 8)"
-t_ok "scenario guest kernel=bogus lists the variants" grefuses kernel=bogus "scenario baseline: kernel 'bogus' is not a kernel variant (allowed: nofix defwarn)"
-t_ok "scenario guest option foo=1" grefuses foo=1 "scenario baseline: guest option 'foo=1' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I)"
+t_ok "scenario guest kernel=bogus lists the variants" grefuses kernel=bogus "scenario baseline: kernel 'bogus' is not a kernel variant (allowed: nofix defwarn hz250)"
+t_ok "scenario guest option foo=1" grefuses foo=1 "scenario baseline: guest option 'foo=1' is unknown (allowed: vcpus=N, kernel=VARIANT, cpuflag=+FLAG or -FLAG, isolation=I, interval=US, isolated=N, offender=P, trace)"
 t_ok "scenario guest cpuflag without a sign" grefuses cpuflag=bus-lock-detect "scenario baseline: 'cpuflag=bus-lock-detect' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 t_ok "scenario guest cpuflag with a comma or space" grefuses 'cpuflag=+a;b' "scenario baseline: 'cpuflag=+a;b' is not cpuflag=+FLAG or cpuflag=-FLAG (a QEMU CPU property name)"
 gvalid() { guest_conf vcpus=3,kernel=nofix,cpuflag=+bus-lock-detect; SLB_SCENARIO_FILE=$T_TMP/g.conf "$ST" --validate --results "$T_TMP/res" --scenarios baseline; }

@@ -68,7 +68,26 @@ static void print_json(const char *dir)
 		       s->name, s->nreps, s->good, s->fates);
 		printf("     \"pooled\": {");
 		hist_stats_json(stdout, &s->pst);
-		printf("},\n     \"reps\": [\n");
+		printf("},\n");
+		/* more than one measured CPU: each one's figures, and the worst */
+		if (s->ncpu) {
+			printf("     \"cpus\": [");
+			for (int k = 0; k < s->ncpu; k++) {
+				printf("%s{\"cpu\": ", k ? ", " : "");
+				if (s->cpu[k] >= 0)
+					printf("%d, ", s->cpu[k]);
+				else
+					printf("null, ");
+				hist_stats_json(stdout, &s->pst_cpu[k]);
+				printf("}");
+			}
+			printf("],\n     \"worst_cpu\": ");
+			if (s->cpu[s->worst_cpu] >= 0)
+				printf("%d,\n", s->cpu[s->worst_cpu]);
+			else
+				printf("null,\n");
+		}
+		printf("     \"reps\": [\n");
 		for (int r = 0; r < s->nreps; r++) {
 			struct run_rep *rp = &s->reps[r];
 
@@ -147,6 +166,28 @@ static void quantile_text(char *buf, size_t len, long v, unsigned beyond)
 		snprintf(buf, len, "%ld", v);
 }
 
+/*
+ * Under a scenario that measured more than one CPU, a row per CPU with its
+ * pooled figures ("  cpu2"), the worst (p99.9, then max) marked.
+ */
+static void cpu_rows(const struct run_scen *s)
+{
+	for (int k = 0; k < s->ncpu; k++) {
+		const struct hist_stats *c = &s->pst_cpu[k];
+		char p99[24], p999[24], name[32];
+
+		quantile_text(p99, sizeof(p99), c->p99, c->beyond & HIST_BEYOND_P99);
+		quantile_text(p999, sizeof(p999), c->p999, c->beyond & HIST_BEYOND_P999);
+		if (s->cpu[k] >= 0)
+			snprintf(name, sizeof(name), "  cpu%d", s->cpu[k]);
+		else
+			snprintf(name, sizeof(name), "  thread%d", k);
+		printf("%-22s %5s %10llu %8.1f %7ld %7s %8s %8ld %6llu%s\n", name, "",
+		       (unsigned long long)c->samples, c->avg_us, c->p50, p99, p999, c->max_us,
+		       (unsigned long long)c->overflows, k == s->worst_cpu ? "  worst CPU" : "");
+	}
+}
+
 static void print_text(void)
 {
 	if (strcmp(run_measure(), "cyclictest"))
@@ -172,6 +213,7 @@ static void print_text(void)
 		printf("%-22s %2d/%-2d %10llu %8.1f %7ld %7s %8s %8ld %6llu  %s\n", s->name, s->good, s->nreps,
 		       (unsigned long long)s->pst.samples, s->pst.avg_us, s->pst.p50, p99, p999,
 		       s->pst.max_us, (unsigned long long)s->pst.overflows, s->fates);
+		cpu_rows(s);
 	}
 	/* The reps that did not end ok, with why (rep.info reason). */
 	for (int i = 0; i < run.nscen; i++)

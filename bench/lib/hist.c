@@ -49,7 +49,34 @@ static double sum_after(const char *line, const char *label, int want_max, int w
 	return acc;
 }
 
+/* The col-th (0-based) number after "label" on a summary line; -1 if none. */
+static double nth_after(const char *line, const char *label, int col)
+{
+	const char *p = line + strlen(label);
+	char *end;
+	double v;
+
+	for (int i = 0;; i++, p = end) {
+		v = strtod(p, &end);
+		if (end == p)
+			return -1;
+		if (i == col)
+			return v;
+	}
+}
+
+/* The summary line's value: all columns summed (min, max) when col < 0, else column col. */
+static double summary_value(const char *line, const char *label, int col, int want_max, int want_min)
+{
+	return col < 0 ? sum_after(line, label, want_max, want_min) : nth_after(line, label, col);
+}
+
 int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
+{
+	return hist_parse_column(in, h, -1, err, errlen);
+}
+
+int hist_parse_column(FILE *in, struct hist *h, int col, char *err, size_t errlen)
 {
 	char line[4096];
 	unsigned long lineno = 0;
@@ -67,15 +94,16 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 		if (line[0] == '#') {
 			double v;
 
-			if (!strncmp(line, "# Total:", 8) && (v = sum_after(line, "# Total:", 0, 0)) >= 0)
+			if (!strncmp(line, "# Total:", 8) && (v = summary_value(line, "# Total:", col, 0, 0)) >= 0)
 				h->total = (uint64_t)v;
-			else if (!strncmp(line, "# Min Latencies:", 16) && (v = sum_after(line, "# Min Latencies:", 0, 1)) >= 0)
+			else if (!strncmp(line, "# Min Latencies:", 16) && (v = summary_value(line, "# Min Latencies:", col, 0, 1)) >= 0)
 				h->min_us = (long)v;
-			else if (!strncmp(line, "# Max Latencies:", 16) && (v = sum_after(line, "# Max Latencies:", 1, 0)) >= 0)
+			else if (!strncmp(line, "# Max Latencies:", 16) && (v = summary_value(line, "# Max Latencies:", col, 1, 0)) >= 0)
 				h->max_us = (long)v;
 			else if (!strncmp(line, "# Avg Latencies:", 16))
-				avg_sum = sum_after(line, "# Avg Latencies:", 0, 0);
-			else if (!strncmp(line, "# Histogram Overflows:", 22) && (v = sum_after(line, "# Histogram Overflows:", 0, 0)) >= 0)
+				avg_sum = summary_value(line, "# Avg Latencies:", col, 0, 0);
+			else if (!strncmp(line, "# Histogram Overflows:", 22) &&
+				 (v = summary_value(line, "# Histogram Overflows:", col, 0, 0)) >= 0)
 				h->overflows = (uint64_t)v;
 			continue;
 		}
@@ -106,8 +134,10 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 				hist_free(h);
 				return -1;
 			}
-			h->count[bucket] += c;
-			h->samples += c;
+			if (col < 0 || cols == col) {
+				h->count[bucket] += c;
+				h->samples += c;
+			}
 			cols++;
 		}
 		while (isspace((unsigned char)*p))
@@ -139,8 +169,13 @@ int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen)
 		hist_free(h);
 		return -1;
 	}
+	if (col >= h->threads && h->threads) {
+		snprintf(err, errlen, "no column %d: the histogram has %d", col + 1, h->threads);
+		hist_free(h);
+		return -1;
+	}
 	if (avg_sum >= 0)
-		h->avg_us = avg_sum / h->threads;
+		h->avg_us = col < 0 ? avg_sum / h->threads : avg_sum;
 	return 0;
 }
 

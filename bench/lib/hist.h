@@ -4,7 +4,8 @@
  * line per 1 us bucket, "<bucket> <count thread0> [<count thread1> ...]",
  * then "# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max
  * Latencies:" and "# Histogram Overflows:" lines with one value per
- * thread. hist_parse() pools the threads into one histogram.
+ * thread. hist_parse() pools the threads into one histogram,
+ * hist_parse_column() keeps one.
  */
 #ifndef SLB_HIST_H
 #define SLB_HIST_H
@@ -47,6 +48,13 @@ int hist_beyond(const struct hist *h, double q);
 
 /* Parse a histogram file. Returns 0, or -1 with a message in err. */
 int hist_parse(FILE *in, struct hist *h, char *err, size_t errlen);
+
+/*
+ * The same, but only count column col (0-based: the thread of cyclictest,
+ * one per measured CPU), with that column's summary values; col < 0 pools
+ * them all (hist_parse). A column the file does not have is an error.
+ */
+int hist_parse_column(FILE *in, struct hist *h, int col, char *err, size_t errlen);
 void hist_free(struct hist *h);
 
 /*

@@ -79,6 +79,76 @@ static int cycles_agree(const struct run_rep *rp, const char *path)
 	return 0;
 }
 
+/*
+ * The good rep's histogram (path) per column into s->pooled_cpu[], when
+ * it has more than one: the CPUs of a scenario measured alike in every
+ * rep (a rep with another number of columns is pooled, not split).
+ * 0, or -1 with a message (out of memory, a column that does not parse).
+ */
+static int pool_cpus(struct run_scen *s, const struct run_rep *rp, const char *path, char *err, size_t errlen)
+{
+	const char *cpus = kv_get(&rp->info, "ct_cpus", "");
+	int n = rp->h.threads;
+
+	if (n < 2 || n > RUN_MAX_CPUS || (s->ncpu && s->ncpu != n))
+		return 0;
+	if (!s->ncpu) {
+		s->ncpu = n;
+		for (int k = 0; k < n; k++) {
+			char *end;
+
+			s->cpu[k] = -1;
+			s->pooled_cpu[k] = (struct hist){ .min_us = -1, .max_us = -1, .avg_us = -1 };
+			if (*cpus >= '0' && *cpus <= '9') {
+				s->cpu[k] = (int)strtol(cpus, &end, 10);
+				cpus = *end == ',' ? end + 1 : end;
+			}
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		struct hist one;
+		char perr[256];
+		FILE *f = fopen(path, "r");
+		int bad;
+
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		bad = hist_parse_column(f, &one, k, perr, sizeof(perr));
+		fclose(f);
+		if (bad) {
+			snprintf(err, errlen, "%s: column %d: %s", path, k + 1, perr);
+			return -1;
+		}
+		bad = hist_add(&s->pooled_cpu[k], &one);
+		hist_free(&one);
+		if (bad) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* s->pst_cpu[] and s->worst_cpu from s->pooled_cpu[]. */
+static void cpu_stats(struct run_scen *s)
+{
+	s->worst_cpu = -1;
+	for (int k = 0; k < s->ncpu; k++) {
+		struct hist_stats *a = &s->pst_cpu[k], *w;
+
+		hist_stats(&s->pooled_cpu[k], a);
+		if (s->worst_cpu < 0) {
+			s->worst_cpu = k;
+			continue;
+		}
+		w = &s->pst_cpu[s->worst_cpu];
+		if (a->p999 > w->p999 || (a->p999 == w->p999 && a->max_us > w->max_us))
+			s->worst_cpu = k;
+	}
+}
+
 static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errlen)
 {
 	char path[4096], perr[256];
@@ -136,11 +206,16 @@ static int load_scen(const char *dir, struct run_scen *s, char *err, size_t errl
 				snprintf(err, errlen, "out of memory");
 				return -1;
 			}
+			if (pool_cpus(s, rp, path, err, errlen)) {
+				fclose(f);
+				return -1;
+			}
 		}
 		fclose(f);
 	}
 	hist_stats(&s->pooled, &s->pst);
 	hist_stats(&s->pooled_co, &s->pcst);
+	cpu_stats(s);
 	summarise_fates(s);
 	return 0;
 }
@@ -268,6 +343,8 @@ void run_free(struct run *r)
 		free(s->reps);
 		hist_free(&s->pooled);
 		hist_free(&s->pooled_co);
+		for (int k = 0; k < s->ncpu; k++)
+			hist_free(&s->pooled_cpu[k]);
 	}
 	r->nscen = 0;
 }

@@ -15,6 +15,7 @@
 
 #define RUN_MAX_SCEN 64
 #define RUN_MAX_REPS 100
+#define RUN_MAX_CPUS 8	/* measured CPUs of one rep: cyclictest threads */
 
 struct run_rep {
 	int rep, have_hist;
@@ -48,6 +49,17 @@ struct run_scen {
 	struct run_rep *reps;
 	struct hist pooled, pooled_co;
 	struct hist_stats pst, pcst;
+	/*
+	 * Per measured CPU, when cyclictest measured more than one (a
+	 * histogram column each): ncpu of them (0 for one CPU), cpu[k] the
+	 * CPU of column k (rep.info ct_cpus; -1 unknown), pooled_cpu[k] its
+	 * samples over the good reps (not corrected), worst_cpu the column
+	 * with the highest p99.9 (then max); -1 when ncpu is 0.
+	 */
+	int ncpu, worst_cpu;
+	int cpu[RUN_MAX_CPUS];
+	struct hist pooled_cpu[RUN_MAX_CPUS];
+	struct hist_stats pst_cpu[RUN_MAX_CPUS];
 	char fates[256];		/* "sigbus x2, completed x1" */
 	/*
 	 * Roles, from the run's scenarios.conf (columns 5 and 6): the

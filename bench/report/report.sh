@@ -137,6 +137,18 @@ report_platform() {
 		echo
 		printf '%s\n' "$failed"
 	fi
+	# Scenarios that measured more than one isolated CPU (isolated=N):
+	# each CPU's pooled figures (raw) and the worst (summary.json).
+	if jq -e '[.scenarios[] | select(.cpus)] | length > 0' "$run/summary.json" >/dev/null 2>&1; then
+		echo
+		echo "Per measured CPU (a cyclictest thread each; raw, pooled over reps; the worst by p99.9, then max):"
+		echo
+		echo "| scenario | CPU | samples | p99 | p99.9 | max | |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+		jq -r 'def v: if . == null then "no data" else . end;
+			.scenarios[] | select(.cpus) | .worst_cpu as $w | .name as $n | .cpus[] |
+			"| \($n) | \(.cpu | v) | \(.samples) | \(.p99_us | v) | \(.p999_us | v) | \(.max_us | v) | \(if .cpu == $w then "worst" else "" end) |"' "$run/summary.json"
+	fi
 	echo
 	echo "Per rep, corrected p99.9 (us; \\* = fewer than 10 samples beyond it, not used;"
 	echo "a leading > = past the histogram's limit, the value is the rep's largest latency):"

@@ -64,7 +64,7 @@ guest_preflight() {
 	declare -A seen=()
 	[ -z "$task$finish" ] || return 0 # (a runner's task: the study checked)
 	for s in "${list[@]}"; do
-		key="${s_vcpus[$s]} ${s_cpu[$s]} ${s_kernel[$s]:-}"
+		key="${s_vcpus[$s]} ${s_isolated[$s]} ${s_iso[$s]} ${s_cpu[$s]} ${s_kernel[$s]:-}"
 		[ -z "${seen[$key]:-}" ] || continue
 		seen[$key]=1
 		mapfile -t args < <(guest_args "$s" 1 60)
@@ -87,20 +87,35 @@ guest_args() {
 	# shellcheck disable=SC2046
 	[ "$clock" = wall ] || printf '%s\n' $(bus_model_args) --quantum-ns "$quantum_ns"
 	printf '%s\n' --kernel "${s_kernel[$s]:-$kernel_default}"
-	printf '%s\n' --isolation "${s_iso[$s]:-all}"
+	printf '%s\n' --isolate "${s_isolated[$s]:-1}" --isolation "${s_iso[$s]:-all}"
 	printf '%s\n' --seed "$2" -a "$(field "$s" 2)" -t "$3"
 }
 
 target_prepare() { :; }
 target_skip() { :; }
 target_cleanup() { :; }
-# A guest whose kernel does not isolate the measured vCPU (column 8's
-# isolation= without isolcpus): the job is told it, the last vCPU, and the
-# load's, the others, as a native rep is.
+# The CPUs of a scenario's guest: the last isolated=N vCPUs measured, the
+# others housekeeping. A guest whose kernel does not isolate the measured
+# vCPUs (column 8's isolation= without isolcpus or isolcpus_nohz), or
+# whose load sits elsewhere than on every housekeeping vCPU (offender=),
+# tells the job its CPUs, as a native rep is told: SLB_MEASURE_CPUS and
+# SLB_LOAD_CPUS (the offender's: CPU 0 for timekeeper, the housekeeping
+# vCPUs but CPU 0 for other).
 target_job_env() {
-	local n=${s_vcpus[$1]} iso=${s_iso[$1]:-all}
-	[ "$iso" = all ] || [[ +$iso+ == *+isolcpus+* ]] ||
-		printf 'SLB_MEASURE_CPUS=%s SLB_LOAD_CPUS=%s\n' $((n - 1)) "0$([ "$n" = 2 ] || echo "-$((n - 2))")"
+	local n=${s_vcpus[$1]} k=${s_isolated[$1]:-1} iso=${s_iso[$1]:-all} off=${s_offender[$1]:-housekeeping}
+	local first hk load
+	first=$((n - k))
+	hk=0$([ "$first" = 1 ] || echo "-$((first - 1))")
+	case $off in
+	timekeeper) load=0 ;;
+	other) load=1$([ "$first" = 2 ] || echo "-$((first - 1))") ;;
+	*) load=$hk ;;
+	esac
+	if [ "$iso" != all ] && ! [[ +$iso+ =~ \+isolcpus(_nohz)?\+ ]]; then
+		printf 'SLB_MEASURE_CPUS=%s SLB_LOAD_CPUS=%s\n' "$first$([ "$k" = 1 ] || echo "-$((n - 1))")" "$load"
+	elif [ "$off" != housekeeping ]; then
+		printf 'SLB_LOAD_CPUS=%s\n' "$load"
+	fi
 }
 
 target_manifest_args() {

@@ -242,6 +242,9 @@ target_skip() {
 			ncpu=$(($(cpus_expand "$load_cpus" | wc -w) + 1))
 			[ "$ncpu" -ge "$n" ] || { why+=("needs $n CPUs (one measured, the others loaded); this run has $ncpu"); next+=("a machine with $n CPUs"); } ;;
 		kernel=*) why+=("needs the kernel variant '${kv#kernel=}', a guest build (scripts/build-kernel.sh), not this machine's kernel"); next+=("TARGET=guest") ;;
+		isolated=1 | offender=housekeeping) ;;
+		isolated=*) why+=("measures ${kv#isolated=} isolated CPUs; a native rep measures one (--measure-cpu)"); next+=("TARGET=guest") ;;
+		offender=*) why+=("puts the load on the guest's ${kv#offender=} vCPU; natively --load-cpus places it"); next+=("TARGET=guest, or --load-cpus") ;;
 		cpuflag=[+-]*)
 			# QEMU's property names have dashes, /proc/cpuinfo underscores.
 			flag=${kv#cpuflag=?} flag=${flag//-/_}

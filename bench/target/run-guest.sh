@@ -50,7 +50,8 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --isolate N       vCPUs isolated for measurement (default 1)
       --isolation I     the options that isolate them: all (isolcpus, nohz_full,
                         rcu_nocbs, irqaffinity; default), none (a plain command
-                        line), or some of those joined by + (guest-cmdline.sh)
+                        line), or some of those and isolcpus_nohz (isolcpus'
+                        nohz flag without nohz_full) joined by + (guest-cmdline.sh)
       --threads N       SMT threads per core: 1 or 2 (default 1)
   -m, --memory MB       guest memory (default ${MEM_DEFAULT})
       --ram KIND        what holds it on the host: memfd (4 KiB pages) or
@@ -156,9 +157,9 @@ elif [ -n "$jobname" ]; then
 fi
 check_number --smp "$smp" 2 8
 check_number --isolate "$isolate" 1 $((smp - 1))
-iso_word='(isolcpus|nohz_full|rcu_nocbs|irqaffinity)'
+iso_word='(isolcpus|isolcpus_nohz|nohz_full|rcu_nocbs|irqaffinity)'
 [[ $isolation =~ ^(all|none|$iso_word(\+$iso_word)*)$ ]] ||
-	usage_error "--isolation '$isolation' is not allowed (allowed: all, none, or isolcpus, nohz_full, rcu_nocbs, irqaffinity joined by +)"
+	usage_error "--isolation '$isolation' is not allowed (allowed: all, none, or isolcpus, isolcpus_nohz, nohz_full, rcu_nocbs, irqaffinity joined by +)"
 check_number --threads "$threads" 1 2
 [ $((smp % threads)) -eq 0 ] || usage_error "--smp $smp is not a multiple of --threads $threads"
 # 256 MB at least: the plain 43 MB initramfs is in RAM twice while it

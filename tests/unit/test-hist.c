@@ -54,6 +54,32 @@ int main(void)
 	CHECK(s.p999 == 5000 && s.p99 == 2, "p99.9 falls in the overflow, p99 does not (got %ld, %ld)", s.p999, s.p99);
 	hist_free(&h);
 
+	/* One column of the same: its counts and its own summary values. */
+	{
+		static const char two[] = "000001 000010 000000\n000002 000000 000089\n# Total: 000000010 000000089\n"
+					  "# Max Latencies: 00003 05000\n# Histogram Overflows: 00000 00001\n";
+		char err[128] = "";
+		FILE *f = fmemopen((void *)two, strlen(two), "r");
+
+		CHECK(hist_parse_column(f, &h, 1, err, sizeof(err)) == 0, "column 2 parses (%s)", err);
+		fclose(f);
+		hist_stats(&h, &s);
+		CHECK(s.samples == 89 && s.overflows == 1 && s.max_us == 5000 && h.total == 89,
+		      "column 2: its 89 samples, its overflow and max (got %llu, %llu, %ld)",
+		      (unsigned long long)s.samples, (unsigned long long)s.overflows, s.max_us);
+		hist_free(&h);
+		f = fmemopen((void *)two, strlen(two), "r");
+		CHECK(hist_parse_column(f, &h, 0, err, sizeof(err)) == 0, "column 1 parses");
+		fclose(f);
+		hist_stats(&h, &s);
+		CHECK(s.samples == 10 && s.overflows == 0 && s.max_us == 3, "column 1: 10 samples, max 3 (got %ld)", s.max_us);
+		hist_free(&h);
+		f = fmemopen((void *)two, strlen(two), "r");
+		CHECK(hist_parse_column(f, &h, 2, err, sizeof(err)) == -1 && strstr(err, "no column 3"),
+		      "a column the file does not have is an error (%s)", err);
+		fclose(f);
+	}
+
 	CHECK(parse("000001 abc\n", &h) == -1, "a non-numeric count is rejected");
 	CHECK(parse("# only comments\n", &h) == -1, "a file without histogram lines is rejected");
 	CHECK(parse("000001 -5\n", &h) == -1, "a negative count is rejected");

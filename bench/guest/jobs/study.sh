@@ -38,7 +38,8 @@ slb_facts >facts.txt
 cat /proc/interrupts >interrupts.before
 
 hk=$(slb_housekeeping_cpus)
-nhk=$(echo "$hk" | tr ',' '\n' | grep -c .)
+# one load thread per housekeeping CPU (a list may hold ranges: 1-2)
+nhk=$(slb_cpulist_expand "$hk" | wc -w)
 echo "housekeeping=$hk" >>facts.txt
 echo "measured=$(slb_measured_cpus)" >>facts.txt
 rate=${SLB_LOAD_RATE:-0}
