@@ -17,7 +17,8 @@
  *             of that buffer, then spins --spin times on registers alone
  *             (so that its reads fall anywhere in CPU 0's loop), in a loop:
  *             coherent.shared_ns_per_pass, and the same with CPU 0 writing
- *             a buffer of its own (coherent.private_ns_per_pass);
+ *             a buffer of its own (coherent.private_ns_per_pass; the
+ *             passes CPU 1 made, coherent.*_passes, count every wait);
  *   code      CPU 1 runs a slab of --code-kb KiB of NOPs, in a loop, while
  *             CPU 0 takes split or (the reference) aligned locks back to back:
  *             code.slowdown is split over aligned ns per pass;
@@ -25,7 +26,15 @@
  *             buffer of its own, in a loop, while CPU 0 takes split or
  *             aligned locks back to back: idle.slowdown is split over
  *             aligned ns per pass after a wake-up (the buffer stays in
- *             the cache unless the cache goes cold over a sleep).
+ *             the cache unless the cache goes cold over a sleep);
+ *   tsc       CPU 1 takes one split lock every --gap-us while CPU 0 steps
+ *             the chase of rate, each step between two RDTSCs with nothing
+ *             else between them: tsc.max_step_ns is the longest step, in
+ *             ns (the TSC's rate measured over the run). A step that waits
+ *             for a bus lock longer than its vCPU's slice has left must
+ *             still read the whole wait between its two RDTSCs (the boot
+ *             vCPU, CPU 0, runs after the others in lock-step's rounds, so
+ *             it meets each lock at the access that waits for it).
  * Run it where split locks do not trap (split_lock_detect=off).
  *
  * Exit status: 0 done, 1 failure (cannot pin a thread or map memory), 2 bad
@@ -126,6 +135,56 @@ static void *chaser(struct job *j)
 		j->count += 1024;
 	}
 	j->ns = now_ns() - t0;
+	__asm__ volatile("" : : "r"(p));
+	return NULL;
+}
+
+/* One chase step between two RDTSCs; returns the TSC ticks between them. */
+static uint64_t timed_step(void ***pp)
+{
+	uint32_t lo0, hi0, lo1, hi1;
+	void **p = *pp;
+
+	__asm__ volatile("rdtsc\n\t"
+			 "mov %%eax, %[lo0]\n\t"
+			 "mov %%edx, %[hi0]\n\t"
+			 "mov (%[p]), %[p]\n\t"
+			 "rdtsc"
+			 : [lo0] "=&r"(lo0), [hi0] "=&r"(hi0), [p] "+r"(p), "=a"(lo1), "=d"(hi1)
+			 : : "memory");
+	*pp = p;
+	return (((uint64_t)hi1 << 32) | lo1) - (((uint64_t)hi0 << 32) | lo0);
+}
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint64_t tsc_max_step;	/* timer: its longest step, in TSC ticks */
+static double tsc_per_ns;	/* timer: TSC ticks per ns over its run */
+
+static void *timer(struct job *j)
+{
+	void **p = chase_base;
+	uint64_t c0, d;
+	int64_t t0;
+
+	while (!atomic_load(&go))
+		;
+	t0 = now_ns();
+	c0 = rdtsc();
+	while (!atomic_load(&stop)) {
+		d = timed_step(&p);
+		if (d > tsc_max_step)
+			tsc_max_step = d;
+		j->count++;
+	}
+	j->ns = now_ns() - t0;
+	tsc_per_ns = j->ns > 0 ? (double)(rdtsc() - c0) / (double)j->ns : 0;
 	__asm__ volatile("" : : "r"(p));
 	return NULL;
 }
@@ -260,14 +319,12 @@ static double per(const struct job *j)
 	return j->count ? (double)j->ns / (double)j->count : -1;
 }
 
-static void case_rate(void)
+/* Map CHASE_BYTES as one random cycle through every line: chase_base. */
+static void chase_map(void)
 {
 	size_t n = CHASE_BYTES / LINE, i;
 	unsigned char *m = mmap(NULL, CHASE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	size_t *order;
-	struct job iss = { .cpu = 0, .fn = issuer, .gap_ns = gap_us * 1000 };
-	struct job vic = { .cpu = 1, .fn = chaser };
-	double split_step, aligned_step;
 	uint64_t seed = 1;
 
 	order = malloc(n * sizeof(*order));
@@ -287,6 +344,21 @@ static void case_rate(void)
 	for (i = 0; i < n; i++)
 		*(void **)(m + order[i] * LINE) = m + order[(i + 1) % n] * LINE;
 	chase_base = (void **)m;
+	free(order);
+}
+
+static void chase_unmap(void)
+{
+	munmap(chase_base, CHASE_BYTES);
+}
+
+static void case_rate(void)
+{
+	struct job iss = { .cpu = 0, .fn = issuer, .gap_ns = gap_us * 1000 };
+	struct job vic = { .cpu = 1, .fn = chaser };
+	double split_step, aligned_step;
+
+	chase_map();
 	iss.split = 0;
 	run(&iss, &vic);
 	aligned_step = per(&vic);
@@ -297,8 +369,20 @@ static void case_rate(void)
 	       gap_us, (unsigned long long)iss.count, aligned_step, split_step);
 	printf("rate.lost_ns_per_lock=%.0f\n",
 	       iss.count ? (split_step - aligned_step) * (double)vic.count / (double)iss.count : -1);
-	free(order);
-	munmap(m, CHASE_BYTES);
+	chase_unmap();
+}
+
+static void case_tsc(void)
+{
+	struct job iss = { .cpu = 1, .fn = issuer, .split = 1, .gap_ns = gap_us * 1000 };
+	struct job vic = { .cpu = 0, .fn = timer };
+
+	chase_map();
+	run(&iss, &vic);
+	printf("tsc.gap_us=%.0f\ntsc.locks=%llu\ntsc.steps=%llu\n", gap_us,
+	       (unsigned long long)iss.count, (unsigned long long)vic.count);
+	printf("tsc.max_step_ns=%.0f\n", tsc_per_ns > 0 ? (double)tsc_max_step / tsc_per_ns : -1);
+	chase_unmap();
 }
 
 static void case_pair(void)
@@ -316,12 +400,15 @@ static void case_coherent(void)
 {
 	struct job w = { .cpu = 0, .fn = writer, .write = private_buf };
 	struct job r = { .cpu = 1, .fn = reader };
+	unsigned long long priv_passes;
 	double priv;
 
 	run(&w, &r);
 	priv = per(&r);
+	priv_passes = (unsigned long long)r.count;
 	w.write = shared_buf;
 	run(&w, &r);
+	printf("coherent.private_passes=%llu\ncoherent.shared_passes=%llu\n", priv_passes, (unsigned long long)r.count);
 	printf("coherent.private_ns_per_pass=%.1f\ncoherent.shared_ns_per_pass=%.1f\n", priv, per(&r));
 	printf("coherent.slowdown=%.2f\n", priv > 0 ? per(&r) / priv : -1);
 }
@@ -370,9 +457,9 @@ static void case_idle(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: " PROG " [options] CASE...\n"
-		"CASE: rate, pair, coherent, code, idle (see the source's header)\n"
+		"CASE: rate, pair, coherent, code, idle, tsc (see the source's header)\n"
 		"  -d, --duration S   seconds per run, 0.001 to 10 (default 0.05)\n"
-		"  -g, --gap-us N     rate: us between two locks, 1 to 100000 (default 100)\n"
+		"  -g, --gap-us N     rate, tsc: us between two locks, 1 to 100000 (default 100)\n"
 		"  -l, --locks N      coherent: split locks per pass of CPU 0, 0 to 1000 (default 4)\n"
 		"  -s, --spin N       coherent: CPU 1's spins between passes, 0 to 100000 (default 200)\n"
 		"  -k, --code-kb N    code: KiB of NOPs, 1 to 65536 (default 256)\n"
@@ -420,14 +507,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		fprintf(stderr, PROG ": no CASE given (allowed: rate, pair, coherent, code, idle)\n");
+		fprintf(stderr, PROG ": no CASE given (allowed: rate, pair, coherent, code, idle, tsc)\n");
 		return 2;
 	}
 	for (i = optind; i < argc; i++) {
 		if (strcmp(argv[i], "rate") && strcmp(argv[i], "pair") &&
 		    strcmp(argv[i], "coherent") && strcmp(argv[i], "code") &&
-		    strcmp(argv[i], "idle")) {
-			fprintf(stderr, PROG ": CASE '%s' is unknown (allowed: rate, pair, coherent, code, idle)\n", argv[i]);
+		    strcmp(argv[i], "idle") && strcmp(argv[i], "tsc")) {
+			fprintf(stderr, PROG ": CASE '%s' is unknown (allowed: rate, pair, coherent, code, idle, tsc)\n", argv[i]);
 			return 2;
 		}
 	}
@@ -440,8 +527,10 @@ int main(int argc, char **argv)
 			case_coherent();
 		else if (!strcmp(argv[i], "code"))
 			case_code();
-		else
+		else if (!strcmp(argv[i], "idle"))
 			case_idle();
+		else
+			case_tsc();
 		fflush(stdout);
 	}
 	return 0;
