@@ -35,6 +35,9 @@ allfiles() {
 	done
 }
 t_ok "every run kept console, cmdline, histogram, JSON, dmesg, interrupts, counters" allfiles
+# cyclictest's main thread (SCHED_OTHER) stays off the measured vCPU, as
+# rteval runs it: there it delayed the measured thread's wake-ups.
+t_ok "cyclictest's main thread runs on the housekeeping vCPU (--mainaffinity)" grep -qx cyclictest_mainaffinity=0 "$run/baseline/rep1/files/facts.txt"
 consistent() {
 	local s
 	for s in baseline split-on; do
@@ -70,6 +73,7 @@ if [ -f "$nofix" ]; then
 	t_ok "a scenario's own guest: the study completes" sh -c "grep -q 'tri rep 1: ok' '$T_TMP/g.out' || { tail '$T_TMP/g.out'; exit 1; }"
 	t_ok "... vcpus=3 boots 3 vCPUs with one isolated" sh -c "jq -e '.smp == 3' '$g/outcome.json' && grep -qx cpus_isolated=2 '$g/files/facts.txt'"
 	t_ok "... the load runs on both housekeeping vCPUs" grep -qx housekeeping=0,1 "$g/files/facts.txt"
+	t_ok "... and so does cyclictest's main thread" grep -qx cyclictest_mainaffinity=0,1 "$g/files/facts.txt"
 	t_ok "... on the kernel variant it names (outcome and manifest)" jq -e --arg k "$nofix" '.kernel == $k' "$g/outcome.json"
 	t_ok "... which the manifest records" jq -e --arg k "${nofix%/build/arch/x86/boot/bzImage}" '.params.kernel_nofix == $k' "$res/g/manifest.json"
 else

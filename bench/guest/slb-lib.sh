@@ -103,15 +103,32 @@ slb_facts() {
 	echo "cpu_flags_split_lock_detect=$(grep -qw split_lock_detect /proc/cpuinfo && echo yes || echo no)"
 }
 
+# slb_unmeasured_cpus CPUS: the online CPUs not in CPUS, comma-separated.
+slb_unmeasured_cpus() {
+	m=" $(slb_cpulist_expand "$1") "
+	u=
+	for c in $(slb_cpulist_expand "$(cat /sys/devices/system/cpu/online)"); do
+		case $m in *" $c "*) ;; *) u=${u:+$u,}$c ;; esac
+	done
+	echo "$u"
+}
+
 # slb_cyclictest SECONDS [INTERVAL_US [HIST_US]]: cyclictest, one thread
 # pinned to each measured CPU (CPU 0 when none), output in ./cyclictest.json
-# and ./hist.txt (one column per thread; slb-hist pools them).
+# and ./hist.txt (one column per thread; slb-hist pools them). Its main
+# thread (SCHED_OTHER, which starts the threads and sleeps 10 ms at a
+# time with interrupts briefly off) runs on the other CPUs
+# (--mainaffinity, as rteval runs it): on a measured CPU it delays the
+# measured thread's wake-ups, a tail of cyclictest's own making.
+# cyclictest_mainaffinity= in ./facts.txt says where it ran.
 slb_cyclictest() {
 	cpus=$(slb_measured_cpus)
 	[ -n "$cpus" ] || cpus=0
 	n=$(slb_cpulist_expand "$cpus" | wc -w)
-	"${SLB_CYCLICTEST:-cyclictest}" -m -q -p 95 -t "$n" -a "$cpus" -i "${2:-1000}" -D "$1" \
-		-h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
+	main=$(slb_unmeasured_cpus "$cpus")
+	echo "cyclictest_mainaffinity=${main:-none}" >>facts.txt
+	"${SLB_CYCLICTEST:-cyclictest}" -m -q -p 95 -t "$n" -a "$cpus" ${main:+--mainaffinity="$main"} \
+		-i "${2:-1000}" -D "$1" -h "${3:-20000}" --histfile=hist.txt --json=cyclictest.json \
 		>cyclictest.out 2>&1
 	rc=$?
 	# cyclictest writes every bucket, mostly zeros: keep the others and
