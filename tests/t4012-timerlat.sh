@@ -98,3 +98,5 @@ t_ok "... the run's summary and statistics are timerlat's thread latency" \
 t_ok "... the IRQ latency has a summary of its own" jq -e '.measure == "timerlat-irq" and .scenarios[0].pooled.samples > 0' "$run/summary-timerlat-irq.json"
 t_ok "... the manifest records the measure" jq -e '.params.measure == "timerlat"' "$run/manifest.json"
 t_ok "... the report has the timerlat section" grep -q '^## cyclictest and rtla timerlat' "$run/report.md"
+t_ok "... the main table's lead-in names timerlat's thread latency, not cyclictest" \
+	sh -c "grep -q '^Raw: what rtla timerlat (its thread latency) recorded' '$run/report.md' && ! grep -q 'Raw: what cyclictest' '$run/report.md'"

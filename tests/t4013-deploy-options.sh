@@ -125,6 +125,8 @@ t_ok "summary.json: the rep pooled, per-CPU figures and the worst CPU" jq -e '.s
 	([.cpus[].samples] | add) == .pooled.samples and .pooled.samples > 20000' "$run/summary.json"
 t_ok "summary.txt: a row per measured CPU" sh -c "grep -q '^  cpu1 ' '$run/summary.txt' && grep -q '^  cpu2 ' '$run/summary.txt'"
 t_ok "report.md: the per-CPU table" grep -q '^| two | 2 | ' "$run/report.md"
+t_ok "report.md: each scenario's own command line (isolcpus=nohz for two, nohz_full alone for oth), no seed" \
+	sh -c "grep -q '^- two: \`.*isolcpus=nohz,domain,managed_irq,1-2 ' '$run/report.md' && grep -q '^- oth: \`.*nohz_full=2 ' '$run/report.md' && ! grep -q '^- two: .*slb.seed' '$run/report.md'"
 t_ok "offender=other: the load on CPU 1 alone, CPU 2 measured" \
 	sh -c "grep -qx housekeeping=1 '$run/oth/rep1/files/facts.txt' && grep -qx measured=2 '$run/oth/rep1/files/facts.txt' && jq -e '.threads == 1' '$run/oth/rep1/files/load.json'"
 t_ok "nohz_full without isolcpus: no isolcpus, nohz_full=2" \

@@ -29,6 +29,12 @@ m=$run/manifest.json
 [ -f "$m" ] || echo '{}' >"$m.missing"
 mf=$m
 [ -f "$m" ] || mf=$m.missing
+# who: what recorded the main table's latencies (primary_measure).
+if [ "$(primary_measure "$(run_measure "$run")")" = timerlat-thread ]; then
+	who="rtla timerlat (its thread latency)"
+else
+	who=cyclictest
+fi
 # report_platform MF: where the figures come from, one sentence to open
 # the Decision: the machine of a native run; for an emulated one the clock
 # and the bus-lock model, with the calibration and the machine it measured.
@@ -97,8 +103,8 @@ report_platform() {
 		"- guest kernel: \(.kernel.package // "?") + patch/linux (\(.kernel.patches // {} | length) patches), config \(.kernel.config_sha256 // "?")",
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
 		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all")\(if .params.calibrated_cost_ns then ", scaled to cost \(.params.bus_lock_ns) ns: hold \(.params.bus_hold_ns) ns (the calibration'"'"'s \(.params.calibrated_cost_ns) and \(.params.calibrated_hold_ns) ns, scaled by \(.params.bus_lock_ns)/\(.params.calibrated_cost_ns))" else "" end): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
-		"- vCPUs: \(.params.vcpus // "?") (last one isolated for cyclictest); cyclictest \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
-		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (a scenario with its own vCPU count has its own: `rep<k>/cmdline`)"' "$mf"
+		"- vCPUs: \(.params.vcpus // "?") (last one isolated for \($who)); \($who) \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
+		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (for scenarios with guest options, their own: below the scenarios)"' --arg who "$who" "$mf"
 	report_runner_setup "$mf"
 	echo
 	echo "## Scenarios"
@@ -110,10 +116,22 @@ report_platform() {
 		printf '| %s | `%s` | %s | %s | %s | %s | %s |\n' "$s" "$(f 2)" "$(f 3)" "$(f 4)" "$(f 5)" "$(f 6)" "$(f 8)"
 	done <"$run/scenarios.list"
 	echo
+	# The command line each scenario with guest options booted with (its
+	# first rep's, without the seed and job that differ per rep).
+	own=$(while read -r s; do
+		c=$(ls "$run/$s"/rep*/cmdline 2>/dev/null | head -n 1)
+		[ -n "$(scenario_field "$run/scenarios.conf" "$s" 8)" ] && [ -n "$c" ] || continue
+		printf -- '- %s: `%s`\n' "$s" "$(sed 's/ slb\.\(seed\|job\)=[^ ]*//g' "$c")"
+	done <"$run/scenarios.list")
+	if [ -n "$own" ]; then
+		echo "Scenarios with guest options boot with a command line of their own (each rep keeps its own in \`rep<k>/cmdline\`):"
+		echo
+		printf '%s\n\n' "$own"
+	fi
 	report_skipped "$run"
 	echo "## Latency on the isolated vCPU (us, $(report_is_native "$mf" && echo "real time" || echo emulated)), pooled over reps"
 	echo
-	echo "Raw: what cyclictest recorded. Corrected: with the periods it missed while"
+	echo "Raw: what $who recorded. Corrected: with the periods it missed while"
 	echo "waiting for a late wake-up counted back in (coordinated omission, as"
 	echo "HdrHistogram: reconstructed while at least one interval late, which can"
 	echo "lower a quantile above one interval as well as raise one); the"
@@ -141,7 +159,7 @@ report_platform() {
 	# each CPU's pooled figures (raw) and the worst (summary.json).
 	if jq -e '[.scenarios[] | select(.cpus)] | length > 0' "$run/summary.json" >/dev/null 2>&1; then
 		echo
-		echo "Per measured CPU (a cyclictest thread each; raw, pooled over reps; the worst by p99.9, then max):"
+		echo "Per measured CPU (a $who thread each; raw, pooled over reps; the worst by p99.9, then max):"
 		echo
 		echo "| scenario | CPU | samples | p99 | p99.9 | max | |"
 		echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
