@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every path of the tree that a script names is there: "$SLB_ROOT/...",
+# "$T_ROOT/..." and "$(dirname "$0")/..." in bench/, scripts/, tests/,
+# rt-config/ and .ci/, and bench/, scripts/, rt-config/, tests/ and patch/
+# paths in the Makefile. A script that is only run by a benchmark or a
+# rare path (make bench-model, bench-boot) has no other test that would
+# notice it naming a file that moved. A path followed by a glob or a
+# variable (a prefix) is not checked.
+. "$(dirname "$0")/lib.sh"
+cd "$T_ROOT" || exit 1
+
+# named_paths: "FILE:PATH" for every tree path the scripts name, PATH
+# relative to the tree.
+named_paths() {
+	local f m
+	grep -rHoE '\$(\{SLB_ROOT\}|SLB_ROOT|T_ROOT)/[A-Za-z0-9_./-]+[*$]?' bench scripts tests rt-config .ci |
+		grep -v '[-*$]$' | sed -E 's#:\$\{?(SLB_ROOT|T_ROOT)\}?/#:#'
+	grep -rHoE '\$\(dirname "\$0"\)/[A-Za-z0-9_./-]+[*$]?' bench scripts tests rt-config .ci |
+		grep -v '[-*$]$' | while IFS=: read -r f m; do
+			realpath -m --relative-to=. "$(dirname "$f")/${m#*)/}" | sed "s#^#$f:#"
+		done
+	grep -HoE '(^|[ "=(])(bench|scripts|rt-config|tests|patch)/[A-Za-z0-9_./-]+[*$%]?' Makefile |
+		sed -E 's#:[ "=(]#:#' | grep -v '[-*$%]$'
+}
+missing() {
+	local fp out
+	out=$(named_paths | sort -u | while IFS= read -r fp; do
+		case ${fp#*:} in *...) continue ;; esac
+		[ -e "${fp#*:}" ] || printf '%s names %s, which is not in the tree\n' "${fp%%:*}" "${fp#*:}"
+	done)
+	[ -z "$out" ] || { echo "$out"; return 1; }
+}
+t_ok "every tree path the scripts and the Makefile name exists" missing
+t_ok "... and the check reads them (more than 100 named paths)" sh -c "[ \$($(declare -f named_paths); named_paths | sort -u | wc -l) -gt 100 ]"
