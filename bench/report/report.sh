@@ -104,7 +104,7 @@ report_platform() {
 		"- emulator: \(.qemu.version // "?") + patch/qemu (\(.qemu.patches // {} | length) patches), -cpu \(.qemu.cpu // "?")",
 		"- clock: \(.params.clock // "wall")\(if .params.clock == "virtual" then " (lock-step quantum \(.params.quantum_ns) ns; bus-lock model \(.params.bus_lock_model // "all")\(if .params.calibrated_cost_ns then ", scaled to cost \(.params.bus_lock_ns) ns: hold \(.params.bus_hold_ns) ns (the calibration'"'"'s \(.params.calibrated_cost_ns) and \(.params.calibrated_hold_ns) ns, scaled by \(.params.bus_lock_ns)/\(.params.calibrated_cost_ns))" else "" end): \(if (.params.bus_lock_model // "all") == "calibrated" then "a split lock costs its issuer \(.params.bus_lock_ns) ns and holds the bus \(.params.bus_hold_ns) ns; another vCPU waits only at data accesses that miss a \(.params.bus_cache_kb) KiB cache, from \(.params.calibration)" else "every vCPU that meets a split lock waits \(.params.bus_lock_ns) ns (the worst case)" end); rep k uses seed k)" else "" end); \(.params.jobs // 1) guest(s) at a time",
 		"- vCPUs: \(.params.vcpus // "?") (last one isolated for \($who)); \($who) \(.params.duration_s // "?") s per run at \(.params.interval_us // "?") us, after \(.params.warmup_s // "?") s of load; \(.params.reps // "?") reps per scenario, interleaved",
-		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options (for scenarios with guest options, their own: below the scenarios)"' --arg who "$who" "$mf"
+		"- guest command line: `\(.guest_cmdline_base // "?")` + the scenario'"'"'s options; each rep keeps the one it booted in `rep<k>/cmdline` (for scenarios with guest options: below the scenarios)"' --arg who "$who" "$mf"
 	report_runner_setup "$mf"
 	echo
 	echo "## Scenarios"
@@ -124,7 +124,7 @@ report_platform() {
 		printf -- '- %s: `%s`\n' "$s" "$(sed 's/ slb\.\(seed\|job\)=[^ ]*//g' "$c")"
 	done <"$run/scenarios.list")
 	if [ -n "$own" ]; then
-		echo "Scenarios with guest options boot with a command line of their own (each rep keeps its own in \`rep<k>/cmdline\`):"
+		echo "Scenarios with guest options boot with a command line of their own:"
 		echo
 		printf '%s\n\n' "$own"
 	fi
