@@ -163,6 +163,47 @@ t_boot() {
 	true
 }
 
+# t_boot_migrate DIR AFTER ARGS...: boot ARGS (as t_boot) in DIR/src with a
+# monitor; AFTER seconds after the guest prints SLB-MIGRATE-POINT on its
+# console (within 150 s), stop it, migrate it to DIR/state and quit. The
+# source does not send its run state, so the destination starts running.
+# Returns 0 once QEMU is gone, the state written; else says why and
+# returns 1. Resume it with t_boot DIR/dst ARGS --qemu-arg -incoming
+# --qemu-arg "exec:cat DIR/state".
+t_boot_migrate() {
+	local dir=$1 after=$2 pid i
+	shift 2
+	mkdir -p "$dir" && mkfifo "$dir/mon.in" "$dir/mon.out" || return 1
+	t_boot "$dir/src" "$@" --qemu-arg -monitor --qemu-arg "pipe:$dir/mon" \
+		--qemu-arg -global --qemu-arg migration.store-global-state=off &
+	pid=$!
+	timeout 600 cat "$dir/mon.out" >"$dir/mon.log" &
+	for i in $(seq 150); do
+		grep -q SLB-MIGRATE-POINT "$dir/src/console.log" 2>/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 1
+	done
+	if ! grep -q SLB-MIGRATE-POINT "$dir/src/console.log" 2>/dev/null; then
+		echo "no SLB-MIGRATE-POINT on the source console"
+		wait $pid
+		cat "$dir/src.stderr" 2>/dev/null
+		return 1
+	fi
+	sleep "$after"
+	# HMP migrate (no -d) holds the monitor until done; then quit.
+	timeout 60 sh -c 'printf "stop\nmigrate \"exec:cat > %s\"\nquit\n" "$1" >"$2"' \
+		sh "$dir/state" "$dir/mon.in" || echo "the source's monitor did not take the commands"
+	wait $pid
+	if grep -qx ok "$dir/src.outcome" 2>/dev/null; then
+		echo "the source finished its job before it was stopped"
+		return 1
+	fi
+	[ -s "$dir/state" ] && return 0
+	echo "no migration stream"
+	tail -n 5 "$dir/mon.log"
+	return 1
+}
+
 # t_outcome DIR WORD: the boot in DIR ended with WORD.
 t_outcome() {
 	local got
