@@ -18,7 +18,14 @@
 #     is slowed by split locks beside it, one running 8 KiB is not (0017:
 #     before, x1.00 both; after, x1.76 and x1.00; natively x1.85 on the
 #     AMD EPYC KVM guest the calibration comes from);
-#   - determinism: the same run twice gives the same figures.
+#   - tsc: a step of a chase that waits for a lock past the end of its
+#     slice reads the whole wait between the RDTSCs around it (D6: at a
+#     1 us quantum, 3811 waits of 3851 were read partly after the step
+#     before 0022, 1 after);
+#   - determinism: the same run twice gives the same figures, and so does
+#     the run stopped, migrated and resumed in the middle (D4: before, the
+#     cache tags were cleared on load and the issuer state was lost, and
+#     page walks read through the cache as QEMU's own TLB lost pages).
 . "$(dirname "$0")/lib.sh"
 t_require_guest "bus-lock probe tests"
 
@@ -27,12 +34,25 @@ read -r ns hold kb ways < <(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/j
 job=$(t_job buswait <<'JOB'
 slb-buswait -d 0.05 rate pair coherent code >buswait.txt 2>&1
 slb-buswait -d 0.05 -k 8 code | sed 's/^code/code8/' >>buswait.txt 2>&1
+echo SLB-MIGRATE-POINT >/dev/ttyS0
+slb-buswait -d 1 coherent | sed 's/^coherent/migrated/' >>buswait.txt 2>&1
 JOB
 )
+model=(--clock virtual -a split_lock_detect=off -t 900
+	--bus-lock-ns "$ns" --bus-hold-ns "$hold" --bus-cache-kb "$kb" --bus-cache-ways "$ways")
+args=(-j "$job" --quantum-ns 10000 "${model[@]}")
 for d in one two; do
-	t_boot "$T_TMP/$d" -j "$job" --clock virtual --quantum-ns 10000 -a split_lock_detect=off -t 900 \
-		--bus-lock-ns "$ns" --bus-hold-ns "$hold" --bus-cache-kb "$kb" --bus-cache-ways "$ways" &
+	t_boot "$T_TMP/$d" "${args[@]}" &
 done
+# tsc at a 1 us quantum, where most bus locks outlast a vCPU's slice.
+t_boot "$T_TMP/tsc" -j "$(t_job tsc 'slb-buswait -d 0.05 -g 13 tsc >buswait.txt 2>&1')" \
+	--quantum-ns 1000 "${model[@]}" &
+# The same run stopped in the middle of the probes, migrated to a file and
+# resumed in another QEMU: the model's state (the cache tags, the bus
+# locks in effect, who is an issuer) must travel with it (D4).
+mig=$T_TMP/mig
+t_boot_migrate "$mig" 1 "${args[@]}" >"$mig.why" 2>&1
+echo $? >"$mig.rc"
 wait
 t_ok "the model is the amd-epyc-kvm calibration's (1008 ns, hold 928, 32 KiB)" \
 	test "$ns $hold $kb" = "1008 928 32"
@@ -58,4 +78,16 @@ t_ok "coherent: lines the issuer writes miss and wait (>= x1.2 over lines of its
 	cmp_num "$(v coherent.slowdown)" ">=" 1.2
 t_ok "code: 256 KiB of code beside split locks is slowed (>= x1.3)" cmp_num "$(v code.slowdown)" ">=" 1.3
 t_ok "code: 8 KiB of code, inside the cache, is not (<= x1.02)" cmp_num "$(v code8.slowdown)" "<=" 1.02
+tsc() { sed -n "s/^tsc.$1=//p" "$T_TMP/tsc/files/buswait.txt"; }
+t_ok "tsc: slb-buswait ran at a 1 us quantum" t_outcome "$T_TMP/tsc" ok
+t_ok "tsc: the chase saw the locks (over 3000 locks, 10^6 steps)" \
+	sh -c "[ '$(tsc locks)' -gt 3000 ] && [ '$(tsc steps)' -gt 1000000 ]"
+t_ok "tsc: a step that waits reads all its wait between its RDTSCs (under 10 gaps of 0.1-1 us after one)" \
+	cmp_num "$(tsc short_gaps)" "<" 10
 t_ok "the same run twice gives the same figures" cmp "$T_TMP/one/files/buswait.txt" "$T_TMP/two/files/buswait.txt"
+migrated_mid_run() { [ "$(cat "$mig.rc")" = 0 ] || { cat "$mig.why"; return 1; }; }
+t_ok "migration: the source was stopped in the middle of the probes and migrated" migrated_mid_run
+t_boot "$mig/dst" "${args[@]}" --qemu-arg -incoming --qemu-arg "exec:cat $mig/state"
+t_ok "migration: the destination finished the probes" t_outcome "$mig/dst" ok
+t_ok "migration: the migrated run gives the unmigrated run's figures" \
+	cmp "$T_TMP/one/files/buswait.txt" "$mig/dst/files/buswait.txt"

@@ -30,11 +30,16 @@
  *   tsc       CPU 1 takes one split lock every --gap-us while CPU 0 steps
  *             the chase of rate, each step between two RDTSCs with nothing
  *             else between them: tsc.max_step_ns is the longest step, in
- *             ns (the TSC's rate measured over the run). A step that waits
- *             for a bus lock longer than its vCPU's slice has left must
- *             still read the whole wait between its two RDTSCs (the boot
- *             vCPU, CPU 0, runs after the others in lock-step's rounds, so
- *             it meets each lock at the access that waits for it).
+ *             ns (the TSC's rate measured over the run), and
+ *             tsc.short_gaps counts the gaps between one step's second
+ *             RDTSC and the next one's first longer than 100 and at most
+ *             1000 TSC ticks: the loop between takes a few ns, an
+ *             interrupt microseconds. A step that waits for a bus lock
+ *             longer than its vCPU's slice has left must still read the
+ *             whole wait between its two RDTSCs, not in the gap after
+ *             them (the boot vCPU, CPU 0, runs after the others in
+ *             lock-step's rounds, so it meets each lock at the access
+ *             that waits for it).
  * Run it where split locks do not trap (split_lock_detect=off).
  *
  * Exit status: 0 done, 1 failure (cannot pin a thread or map memory), 2 bad
@@ -139,8 +144,8 @@ static void *chaser(struct job *j)
 	return NULL;
 }
 
-/* One chase step between two RDTSCs; returns the TSC ticks between them. */
-static uint64_t timed_step(void ***pp)
+/* One chase step between two RDTSCs: their readings in *t0 and *t1. */
+static void timed_step(void ***pp, uint64_t *t0, uint64_t *t1)
 {
 	uint32_t lo0, hi0, lo1, hi1;
 	void **p = *pp;
@@ -153,7 +158,8 @@ static uint64_t timed_step(void ***pp)
 			 : [lo0] "=&r"(lo0), [hi0] "=&r"(hi0), [p] "+r"(p), "=a"(lo1), "=d"(hi1)
 			 : : "memory");
 	*pp = p;
-	return (((uint64_t)hi1 << 32) | lo1) - (((uint64_t)hi0 << 32) | lo0);
+	*t0 = ((uint64_t)hi0 << 32) | lo0;
+	*t1 = ((uint64_t)hi1 << 32) | lo1;
 }
 
 static uint64_t rdtsc(void)
@@ -165,25 +171,30 @@ static uint64_t rdtsc(void)
 }
 
 static uint64_t tsc_max_step;	/* timer: its longest step, in TSC ticks */
+static uint64_t tsc_short_gaps;	/* timer: gaps between steps, 0.1-1 us */
 static double tsc_per_ns;	/* timer: TSC ticks per ns over its run */
 
 static void *timer(struct job *j)
 {
 	void **p = chase_base;
-	uint64_t c0, d;
-	int64_t t0;
+	uint64_t c0, t0, t1, last = 0;
+	int64_t ns0;
 
 	while (!atomic_load(&go))
 		;
-	t0 = now_ns();
+	ns0 = now_ns();
 	c0 = rdtsc();
 	while (!atomic_load(&stop)) {
-		d = timed_step(&p);
-		if (d > tsc_max_step)
-			tsc_max_step = d;
+		timed_step(&p, &t0, &t1);
+		if (t1 - t0 > tsc_max_step)
+			tsc_max_step = t1 - t0;
+		/* ticks, not ns: the TSC runs at 1 GHz under the virtual clock */
+		if (last && t0 - last > 100 && t0 - last <= 1000)
+			tsc_short_gaps++;
+		last = t1;
 		j->count++;
 	}
-	j->ns = now_ns() - t0;
+	j->ns = now_ns() - ns0;
 	tsc_per_ns = j->ns > 0 ? (double)(rdtsc() - c0) / (double)j->ns : 0;
 	__asm__ volatile("" : : "r"(p));
 	return NULL;
@@ -382,6 +393,7 @@ static void case_tsc(void)
 	printf("tsc.gap_us=%.0f\ntsc.locks=%llu\ntsc.steps=%llu\n", gap_us,
 	       (unsigned long long)iss.count, (unsigned long long)vic.count);
 	printf("tsc.max_step_ns=%.0f\n", tsc_per_ns > 0 ? (double)tsc_max_step / tsc_per_ns : -1);
+	printf("tsc.short_gaps=%llu\n", (unsigned long long)tsc_short_gaps);
 	chase_unmap();
 }
 
