@@ -10,12 +10,14 @@
 # 10 us quantum, its median x3.6).
 # Guest runs: split-off, 6 reps (seeds 1-6) of 3 s at a 1 us and a 10 us
 # quantum, and one of 3 s at a 1 ms quantum.
-# Why 6 seeds and x1.5: a seed sets where the wake-ups fall against the
-# housekeeping vCPU's tick, and one rep's p99.9 sits at one of two levels
-# (about 85 or 185 us) that a seed picks anew with each guest image. Only
-# a pool compares, and a pool of 6 has come out up to x1.21 apart between
-# the quanta with no fault; the fault moved every wake-up (p99.9 x2.3).
-# Not checked: the median, x1.3-1.5 apart between the two quanta, a quantum
+# Why 6 seeds, their median and x1.5: a seed sets where the wake-ups fall
+# against the housekeeping vCPU's tick, and one rep's p99.9 sits at one of
+# two levels (about 90 or 150-185 us) that a seed picks anew with each
+# guest image and QEMU. The pool of 6 followed a single rep at the upper
+# level (pooled 144 against 91 us, x1.58, with 1 us quantum reps at 148,
+# 89, 90, 90, 90, 89 and 10 us ones at 89-93); the median of the reps
+# does not (90 against 90.5). The fault moved every wake-up (p99.9 x2.3).
+# Not checked: the latency median (p50), x1.3-1.5 apart between the quanta, a quantum
 # dependence of the all-stall model's turn-taking that is left open.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "bus-lock model tests"
@@ -48,9 +50,14 @@ within() { awk -v a="$1" -v b="$2" -v x="$3" 'BEGIN { if (a <= 0 || b <= 0 || a 
 
 t_ok "a vCPU asleep through split locks owes nothing: 1 ms quantum, split-off's max < 500 us" \
 	awk -v m="$(pooled max_us "$T_TMP/q1ms/files/hist.txt")" 'BEGIN { if (m == "" || m >= 500) { print "max " m " us"; exit 1 } }'
-t_ok "split-off's p99.9 over 6 seeds at a 1 us and a 10 us quantum: within x1.5" \
-	within "$(pooled p999_us "$T_TMP"/q1000/split-off/rep*/files/hist.txt)" \
-	"$(pooled p999_us "$T_TMP"/q10000/split-off/rep*/files/hist.txt)" 1.5
+# median_p999 FILE...: the median of the reps' p99.9 (the rep is the unit)
+median_p999() {
+	local f
+	for f in "$@"; do pooled p999_us "$f"; done | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+t_ok "split-off's median p99.9 of 6 seeds at a 1 us and a 10 us quantum: within x1.5" \
+	within "$(median_p999 "$T_TMP"/q1000/split-off/rep*/files/hist.txt)" \
+	"$(median_p999 "$T_TMP"/q10000/split-off/rep*/files/hist.txt)" 1.5
 # Not checked: the largest wake-up, which has come out up to x1.33 apart.
 t_ok "the offender pays its own bus locks at every quantum: ~1000 ns per split lock" \
 	sh -c "for f in '$T_TMP'/q1000/split-off/rep1 '$T_TMP'/q10000/split-off/rep1 '$T_TMP'/q1ms; do jq -e '.ns_per_op > 900 and .ns_per_op < 1300' \$f/files/load.json >/dev/null || exit 1; done"
