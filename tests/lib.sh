@@ -215,6 +215,9 @@ t_outcome() {
 	return 1
 }
 
+# t_val DIR FILE KEY: KEY's value in the guest's key=value FILE (empty if none).
+t_val() { sed -n "s/^$3=//p" "$1/files/$2" 2>/dev/null; }
+
 # t_kv DIR FILE KEY VALUE: the guest's key=value FILE has KEY=VALUE.
 t_kv() {
 	grep -qx "$3=$4" "$1/files/$2" 2>/dev/null && return 0

@@ -17,8 +17,9 @@
 # level (pooled 144 against 91 us, x1.58, with 1 us quantum reps at 148,
 # 89, 90, 90, 90, 89 and 10 us ones at 89-93); the median of the reps
 # does not (90 against 90.5). The fault moved every wake-up (p99.9 x2.3).
-# Not checked: the latency median (p50), x1.3-1.5 apart between the quanta, a quantum
-# dependence of the all-stall model's turn-taking that is left open.
+# Not checked: the latency median (p50), x1.3-1.5 apart between the
+# quanta, a quantum dependence of the all-stall model's turn-taking that
+# is left open.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "bus-lock model tests"
 

@@ -59,7 +59,7 @@ t_ok "the model is the amd-epyc-kvm calibration's (1008 ns, hold 928, 32 KiB)" \
 t_ok "slb-buswait runs in the guest" t_outcome "$T_TMP/one" ok
 
 # v KEY: KEY's value in the first run's buswait.txt
-v() { sed -n "s/^$1=//p" "$T_TMP/one/files/buswait.txt"; }
+v() { t_val "$T_TMP/one" buswait.txt "$1"; }
 # cmp_num A OP B: awk's verdict on A OP B, saying the figures if false
 cmp_num() {
 	[[ $1 =~ ^-?[0-9.]+$ ]] || { echo "no figure ('$1')"; return 1; }
@@ -78,7 +78,8 @@ t_ok "coherent: lines the issuer writes miss and wait (>= x1.2 over lines of its
 	cmp_num "$(v coherent.slowdown)" ">=" 1.2
 t_ok "code: 256 KiB of code beside split locks is slowed (>= x1.3)" cmp_num "$(v code.slowdown)" ">=" 1.3
 t_ok "code: 8 KiB of code, inside the cache, is not (<= x1.02)" cmp_num "$(v code8.slowdown)" "<=" 1.02
-tsc() { sed -n "s/^tsc.$1=//p" "$T_TMP/tsc/files/buswait.txt"; }
+# tsc KEY: tsc.KEY's value in the 1 us quantum run's buswait.txt
+tsc() { t_val "$T_TMP/tsc" buswait.txt "tsc.$1"; }
 t_ok "tsc: slb-buswait ran at a 1 us quantum" t_outcome "$T_TMP/tsc" ok
 t_ok "tsc: the chase saw the locks (over 3000 locks, 10^6 steps)" \
 	sh -c "[ '$(tsc locks)' -gt 3000 ] && [ '$(tsc steps)' -gt 1000000 ]"

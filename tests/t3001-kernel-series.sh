@@ -9,7 +9,6 @@
 t_require_guest "kernel series tests"
 
 jqf() { jq -e "$3" "$1/files/$2" || { cat "$1/files/$2"; return 1; }; }
-counter() { sed -n "s/^$3=//p" "$1/files/$2"; }
 KSPLIT='insmod /lib/modules/slb_ksplit.ko && echo 1 >/sys/kernel/debug/slb_ksplit/trigger'
 # The module's other triggers (tests/kmod/slb_ksplit.c): from a hard-irq
 # hrtimer, and with a spinlock held ("locked" reads 1 while it is held).
@@ -158,11 +157,11 @@ t_ok "warn: the offender runs to the end (mitigate=1)" t_file_has "$d" mit1.fate
 t_ok "warn: the offender runs to the end (mitigate=0)" t_file_has "$d" mit0.fate '^completed$'
 one_warning() { [ "$(grep -c "#AC: slb-load/[0-9]* took a split_lock trap" "$d/files/dmesg.txt")" = 3 ]; }
 t_ok "warn: each offender is warned once (3 runs, 3 lines)" one_warning
-many_traps() { [ "$(counter "$d" counters1 traps)" -gt 5 ]; }
+many_traps() { [ "$(t_val "$d" counters1 traps)" -gt 5 ]; }
 t_ok "warn: the counter counts every trap, not just the warning" many_traps
 same() {
 	local t r
-	t=$(counter "$d" counters1 traps) r=$(counter "$d" counters1 resumed)
+	t=$(t_val "$d" counters1 traps) r=$(t_val "$d" counters1 resumed)
 	echo "traps '$t', resumed '$r'"
 	[ "${t:-0}" -gt 0 ] && [ "$t" = "$r" ]
 }
@@ -171,7 +170,7 @@ t_ok "warn: every trap was a resumed one (and there were traps)" same
 # not paused, the task traps again; that trap is no resumed one (0005).
 cut_short() {
 	local t r
-	t=$(counter "$d" counters_sig traps) r=$(counter "$d" counters_sig resumed)
+	t=$(t_val "$d" counters_sig traps) r=$(t_val "$d" counters_sig resumed)
 	echo "offender stopped and continued $(cat "$d/files/stops" 2>/dev/null) times: traps '$t', resumed '$r'"
 	[ "${t:-0}" -gt 0 ] && [ -n "$r" ] && [ "$r" -lt "$t" ]
 }
@@ -180,7 +179,7 @@ t_ok "warn: ... and the traps whose wait the signal cut short are not counted re
 t_ok "warn: none was answered with SIGBUS" t_kv "$d" counters1 sigbus 0
 bounded() {
 	local t1 t0
-	t1=$(counter "$d" counters1 traps) t0=$(counter "$d" counters0 traps)
+	t1=$(t_val "$d" counters1 traps) t0=$(t_val "$d" counters0 traps)
 	echo "3 s of split locks: $t1 traps with mitigate=1, $t0 with mitigate=0"
 	# 10 ms of sleep per trap allows at most ~300 in 3 s; without it the
 	# offender traps every time detection is re-armed (2 jiffies).
@@ -282,7 +281,7 @@ t_ok "ratelimit:10 with #DB: no #AC trap" t_kv "$d" counters traps 0
 # Each of the offender's split locks trapped once, after the fact.
 db_counted() {
 	local n ops
-	n=$(counter "$d" counters buslock) ops=$(jq -r .ops "$d/files/load.json" 2>/dev/null)
+	n=$(t_val "$d" counters buslock) ops=$(jq -r .ops "$d/files/load.json" 2>/dev/null)
 	echo "buslock '$n', split locks done '$ops'"
 	[ "${n:-0}" -gt 0 ] && [ "$n" = "$ops" ]
 }
@@ -330,7 +329,7 @@ JOB
 armed() {
 	local c a z rc=0
 	for c in 0 1; do
-		a=$(counter "$1" "part1-$2" "cpu$c") z=$(counter "$1" "part2-$2" "cpu$c")
+		a=$(t_val "$1" "part1-$2" "cpu$c") z=$(t_val "$1" "part2-$2" "cpu$c")
 		echo "cpu$c: ${a:-?} traps before the mid-run sample, $((${z:-0} - ${a:-0})) after"
 		[ "${a:-0}" -ge 20 ] && [ $((${z:-0} - ${a:-0})) -ge 20 ] || rc=1
 	done
@@ -343,8 +342,8 @@ stalled() {
 	local c o a z oa oz
 	for c in 0 1; do
 		o=$((1 - c))
-		a=$(counter "$1" part1-0 "cpu$c") z=$(counter "$1" part2-0 "cpu$c")
-		oa=$(counter "$1" part1-0 "cpu$o") oz=$(counter "$1" part2-0 "cpu$o")
+		a=$(t_val "$1" part1-0 "cpu$c") z=$(t_val "$1" part2-0 "cpu$c")
+		oa=$(t_val "$1" part1-0 "cpu$o") oz=$(t_val "$1" part2-0 "cpu$o")
 		echo "cpu$c: ${a:-?} traps before the mid-run sample, ${z:-?} at the end"
 		[ -n "$a" ] && [ -n "$z" ] && [ -n "$oa" ] && [ -n "$oz" ] || continue
 		[ "$a" -ge 1 ] && [ "$z" = "$a" ] && [ $((oz - oa)) -ge 20 ] && return 0
