@@ -7,7 +7,10 @@
 # every run does exactly the same guest work), interleaved rep by rep:
 #   model   SLB_QEMU with bus-lock-ns 1000 (the all-stall model)
 #   calib   SLB_QEMU with the calibrated model of the committed
-#           calibration (a per-vCPU cache looked up at every data access)
+#           calibration (a per-vCPU cache looked up at every data access,
+#           fetch and page walk)
+#   noskip  calib with the lookups that change nothing made all the same
+#           (x-bus-fast=off: patch/qemu 0023 undone, its figures the same)
 #   free    SLB_QEMU with bus-lock-ns 0 (split locks cost nothing)
 #   base    SLB_QEMU_BASE with bus-lock-ns 1000, if set: a build of an
 #           earlier patch/qemu, to compare two versions of the model
@@ -29,13 +32,15 @@ trap 'rm -rf "$tmp"' EXIT
 write_study_job 3 1 1000 0 slb-load:split "" >"$tmp/job.sh"
 
 bus_model_load calibrated "$SLB_ROOT/$CALIBRATION_DEFAULT"
-variants=(model calib free)
+cpu=${SLB_CPU:-$CPU_DEFAULT}
+variants=(model calib noskip free)
 [ -z "$base" ] || variants+=(base)
 for r in $(seq 1 "$reps"); do
 	for v in "${variants[@]}"; do
 		case $v in
 		model) bin=$qemu args=(--bus-lock-ns 1000) ;;
 		calib) bin=$qemu; read -ra args <<<"$(bus_model_args)" ;;
+		noskip) bin=$qemu; read -ra args <<<"$(bus_model_args)"; args+=(--cpu "$cpu,x-bus-fast=off") ;;
 		free) bin=$qemu args=(--bus-lock-ns 0) ;;
 		*) bin=$base args=(--bus-lock-ns 1000) ;;
 		esac
@@ -48,5 +53,6 @@ cost_bench_means "$tmp/cpu"
 echo "ratios (1.000 = the same host time):"
 printf '  %s\n' "$("$RATIO" model free "$tmp/cpu")"
 printf '  %s\n' "$("$RATIO" calib model "$tmp/cpu")"
+printf '  %s\n' "$("$RATIO" calib noskip "$tmp/cpu")"
 printf '  %s\n' "$("$RATIO" calib free "$tmp/cpu")"
 [ -z "$base" ] || printf '  %s\n' "$("$RATIO" model base "$tmp/cpu")"
