@@ -10,7 +10,9 @@
 #           calibration (a per-vCPU cache looked up at every data access,
 #           fetch and page walk)
 #   noskip  calib with the lookups that change nothing made all the same
-#           (x-bus-fast=off: patch/qemu 0023 undone, its figures the same)
+#           (x-bus-skip=off: patch/qemu 0023's skip undone, its figures
+#           the same; each lookup it would skip is also checked, which
+#           costs a little on top)
 #   free    SLB_QEMU with bus-lock-ns 0 (split locks cost nothing)
 #   base    SLB_QEMU_BASE with bus-lock-ns 1000, if set: a build of an
 #           earlier patch/qemu, to compare two versions of the model
@@ -40,7 +42,7 @@ for r in $(seq 1 "$reps"); do
 		case $v in
 		model) bin=$qemu args=(--bus-lock-ns 1000) ;;
 		calib) bin=$qemu; read -ra args <<<"$(bus_model_args)" ;;
-		noskip) bin=$qemu; read -ra args <<<"$(bus_model_args)"; args+=(--cpu "$cpu,x-bus-fast=off") ;;
+		noskip) bin=$qemu; read -ra args <<<"$(bus_model_args)"; args+=(--cpu "$cpu,x-bus-skip=off") ;;
 		free) bin=$qemu args=(--bus-lock-ns 0) ;;
 		*) bin=$base args=(--bus-lock-ns 1000) ;;
 		esac
