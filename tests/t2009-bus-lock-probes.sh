@@ -46,8 +46,7 @@ model=(--clock virtual -a split_lock_detect=off -t 900
 	--bus-lock-ns "$ns" --bus-hold-ns "$hold" --bus-cache-kb "$kb" --bus-cache-ways "$ways")
 args=(-j "$job" --quantum-ns 10000 "${model[@]}")
 t_boot "$T_TMP/one" "${args[@]}" &
-cpu=${SLB_CPU:-$(. "$T_ROOT/rt-config/defaults.conf" && echo "$CPU_DEFAULT")}
-t_boot "$T_TMP/slow" "${args[@]}" --cpu "$cpu,x-bus-skip=off" &
+t_boot "$T_TMP/slow" "${args[@]}" --qemu-arg -global --qemu-arg x86_64-cpu.x-bus-skip=off &
 # tsc at a 1 us quantum, where most bus locks outlast a vCPU's slice.
 t_boot "$T_TMP/tsc" -j "$(t_job tsc 'slb-buswait -d 0.05 -g 13 tsc >buswait.txt 2>&1')" \
 	--quantum-ns 1000 "${model[@]}" &

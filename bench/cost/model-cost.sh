@@ -34,7 +34,6 @@ trap 'rm -rf "$tmp"' EXIT
 write_study_job 3 1 1000 0 slb-load:split "" >"$tmp/job.sh"
 
 bus_model_load calibrated "$SLB_ROOT/$CALIBRATION_DEFAULT"
-cpu=${SLB_CPU:-$CPU_DEFAULT}
 variants=(model calib noskip free)
 [ -z "$base" ] || variants+=(base)
 for r in $(seq 1 "$reps"); do
@@ -42,7 +41,7 @@ for r in $(seq 1 "$reps"); do
 		case $v in
 		model) bin=$qemu args=(--bus-lock-ns 1000) ;;
 		calib) bin=$qemu; read -ra args <<<"$(bus_model_args)" ;;
-		noskip) bin=$qemu; read -ra args <<<"$(bus_model_args)"; args+=(--cpu "$cpu,x-bus-skip=off") ;;
+		noskip) bin=$qemu; read -ra args <<<"$(bus_model_args)"; args+=(--qemu-arg -global --qemu-arg x86_64-cpu.x-bus-skip=off) ;;
 		free) bin=$qemu args=(--bus-lock-ns 0) ;;
 		*) bin=$base args=(--bus-lock-ns 1000) ;;
 		esac
