@@ -69,7 +69,7 @@ wait_timeout() {
 # (each rep's job file and model arguments), the build scripts with
 # scripts/lib-build.sh, the committed calibrations, and the scripts that
 # start a rep's guest (bench/study.sh, bench/target/guest.sh: its
-# arguments and seed; bench/target/run-guest.sh). This file is not one.
+# arguments and seed; bench/target/run-guest.sh and snapshot.sh). This file is not one.
 # run_inputs_digest: 16 hex digits of sha256 over them; the manifest
 # records it, and t0009 holds the README's example run to the tree that
 # ships it.
@@ -77,7 +77,8 @@ run_inputs() {
 	(cd "$SLB_ROOT" && find patch rt-config bench/guest bench/lib scripts/build-kernel.sh \
 		results/example-calibrate-*/calibration.json \
 		scripts/build-qemu.sh scripts/build-initramfs.sh scripts/check-kconfig.sh \
-		scripts/lib-build.sh bench/target/run-guest.sh bench/study.sh bench/target/guest.sh -type f ! -name '*.md' | LC_ALL=C sort)
+		scripts/lib-build.sh bench/target/run-guest.sh bench/target/snapshot.sh bench/study.sh bench/target/guest.sh \
+		-type f ! -name '*.md' | LC_ALL=C sort)
 }
 
 run_inputs_digest() {

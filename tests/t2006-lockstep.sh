@@ -82,7 +82,8 @@ t_ok "one vCPU, 1 ms quantum: cyclictest at 200 us gets its wake-ups on time (ma
 
 # 4. stop/cont from the monitor every ~0.2 s (host-timed kicks and stops
 # of the VM) leave the round structure, and so the histogram, unchanged.
-t_boot "$T_TMP/quiet" -j "$(t_study_job slb-load:split study)" --clock virtual -a split_lock_detect=off -t 600
+# Both boot (--snapshot off): a run with a monitor of its own does.
+t_boot "$T_TMP/quiet" -j "$(t_study_job slb-load:split study)" --clock virtual -a split_lock_detect=off -t 600 --snapshot off
 mkfifo "$T_TMP/mon.in" "$T_TMP/mon.out"
 t_boot "$T_TMP/stops" -j "$(t_study_job slb-load:split study)" --clock virtual -a split_lock_detect=off -t 600 \
 	--qemu-arg -monitor --qemu-arg "pipe:$T_TMP/mon" &

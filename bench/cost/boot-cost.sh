@@ -5,9 +5,12 @@
 # The guest boots in the virtual mode (the default 10 us lock-step
 # quantum), runs an empty job and powers off: deterministic, so every run
 # does the same guest work. Variants, interleaved rep by rep:
-#   now    SLB_QEMU and SLB_INITRD as a study rep boots them: guest RAM in
-#          a memfd, CPUID giving the TSC and APIC timer rates (run-guest.sh's
-#          defaults)
+#   now    SLB_QEMU and SLB_INITRD as a study rep starts them: from the
+#          guest booted once and kept (bench/target/snapshot.sh; kept
+#          before the first rep), CPUID giving the TSC and APIC timer rates
+#          (run-guest.sh's defaults)
+#   boot   the same guest booted (--snapshot off): guest RAM in a memfd;
+#          the variants below boot too
 #   tests  the image's base (scripts/build-initramfs.sh), as the tests'
 #          guests boot it: without stress-ng, 14 of 44 MB to unpack
 #   thp    guest RAM anonymous (--ram anon: QEMU asks the host for
@@ -35,16 +38,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo '. /lib/slb-lib.sh' >"$tmp/job.sh"
 
-variants=(now tests thp calib)
+variants=(now boot tests thp calib)
 [ -z "$base" ] || variants+=(base)
+"$SLB_ROOT/bench/target/run-guest.sh" --clock virtual --qemu "$qemu" -j "$tmp/job.sh" -t 300 -o "$tmp/keep" >/dev/null ||
+	die "the guest to keep did not run (see $tmp/keep)"
 for r in $(seq 1 "$reps"); do
 	for v in "${variants[@]}"; do
 		case $v in
 		now) bin=$qemu args=() ;;
-		tests) bin=$qemu args=(--initrd "$(initrd_base "$SLB_INITRD")") ;;
-		thp) bin=$qemu args=(--ram anon) ;;
-		calib) bin=$qemu args=(--tsc-crystal off) ;;
-		*) bin=$base args=(--tsc-crystal off) ;;
+		boot) bin=$qemu args=(--snapshot off) ;;
+		tests) bin=$qemu args=(--snapshot off --initrd "$(initrd_base "$SLB_INITRD")") ;;
+		thp) bin=$qemu args=(--snapshot off --ram anon) ;;
+		calib) bin=$qemu args=(--snapshot off --tsc-crystal off) ;;
+		*) bin=$base args=(--snapshot off --tsc-crystal off) ;;
 		esac
 		cost_bench_run "$v" "$r" "$tmp" --clock virtual ${args[@]+"${args[@]}"} --qemu "$bin" -j "$tmp/job.sh" -t 300
 	done
@@ -52,5 +58,6 @@ done
 echo "host CPU time of one guest boot (an empty job, virtual mode; runner included), $reps reps interleaved:"
 cost_bench_means "$tmp/cpu"
 echo "ratios (1.000 = the same host time):"
-for v in tests thp calib; do printf '  %s\n' "$("$RATIO" "$v" now "$tmp/cpu")"; done
-[ -z "$base" ] || printf '  %s\n' "$("$RATIO" now base "$tmp/cpu")"
+printf '  %s\n' "$("$RATIO" now boot "$tmp/cpu")"
+for v in tests thp calib; do printf '  %s\n' "$("$RATIO" "$v" boot "$tmp/cpu")"; done
+[ -z "$base" ] || printf '  %s\n' "$("$RATIO" boot base "$tmp/cpu")"

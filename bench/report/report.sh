@@ -117,11 +117,11 @@ report_platform() {
 	done <"$run/scenarios.list"
 	echo
 	# The command line each scenario with guest options booted with (its
-	# first rep's, without the seed and job that differ per rep).
+	# first rep's, without the seed, the job and the snapshot point).
 	own=$(while read -r s; do
 		c=$(ls "$run/$s"/rep*/cmdline 2>/dev/null | head -n 1)
 		[ -n "$(scenario_field "$run/scenarios.conf" "$s" 8)" ] && [ -n "$c" ] || continue
-		printf -- '- %s: `%s`\n' "$s" "$(sed 's/ slb\.\(seed\|job\)=[^ ]*//g' "$c")"
+		printf -- '- %s: `%s`\n' "$s" "$(sed 's/ slb\.\(seed\|job\|snapshot\)=[^ ]*//g' "$c")"
 	done <"$run/scenarios.list")
 	if [ -n "$own" ]; then
 		echo "Scenarios with guest options boot with a command line of their own:"

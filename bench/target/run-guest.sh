@@ -15,6 +15,8 @@
 #            that runs into it waits, or with --bus-cache-kb only a data
 #            access that misses that modelled cache (patch/qemu 0008-0009).
 #            Deterministic: the same inputs and --seed give the same run.
+#            Each guest boots once to /init and is kept; runs start from
+#            it (--snapshot, bench/target/snapshot.sh).
 #
 # Outcomes (outcome.json "outcome", and the one line printed on stdout):
 #   ok          the job ran, all output arrived, job exit status 0
@@ -74,8 +76,14 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
       --quantum-ns N    virtual: lock-step quantum, 1000 to 10000000 ns, or 0
                         for plain icount (vCPUs one after another; tests)
                         (default ${QUANTUM_NS_DEFAULT})
-      --seed N          virtual: guest RNG and slb.seed=N, 0 to 4294967295
+      --seed N          virtual: guest RNG and slb.seed=N (with --snapshot
+                        on: SLB_SEED=N in the job), 0 to 4294967295
                         (default 1)
+      --snapshot on|off virtual: start from this guest booted to /init and
+                        kept in the cache, booting it first if it is not
+                        (on, bench/target/snapshot.sh), or boot it (off);
+                        on needs no --qemu-arg and a job of at most 16 KiB,
+                        else it boots (default \$SLB_SNAPSHOT or on)
   -t, --timeout SEC     watchdog for the whole boot, 0 = none (default ${TIMEOUT_DEFAULT})
       --kernel FILE     bzImage (default: the cached build)
       --initrd FILE     initramfs (default: \$SLB_INITRD)
@@ -100,11 +108,11 @@ outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 isolation=all threads=1
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=() preflight=0
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
-bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on
+bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on snapshot=${SLB_SNAPSHOT:-on}
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,ram:,tsc-crystal:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,preflight,help \
-	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg:,isolation: \
+	-l clock:,bus-lock-ns:,bus-hold-ns:,bus-cache-kb:,bus-cache-ways:,quantum-ns:,seed:,qemu-arg:,isolation:,snapshot: \
 	-- "$@") || exit 2
 eval set -- "$opts"
 while true; do
@@ -133,6 +141,7 @@ while true; do
 	--bus-cache-ways) bus_cache_ways=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--snapshot) snapshot=$2; shift 2 ;;
 	-i | --interactive) interactive=1; shift ;;
 	--json) json=1; shift ;;
 	--preflight) preflight=1; shift ;;
@@ -144,7 +153,7 @@ done
 if [ "$preflight" = 1 ]; then
 	[ -z "$outdir" ] || usage_error "--preflight writes nothing: give no --outdir"
 	outdir=$(mktemp -d "${TMPDIR:-/tmp}/slb-preflight.XXXXXX")/run || die "cannot create a temporary directory"
-	trap 'rm -rf "${outdir%/run}"' EXIT
+	pretmp=${outdir%/run}
 fi
 [ -n "$outdir" ] || usage_error "--outdir is required (see --help)"
 [ ! -e "$outdir" ] || usage_error "--outdir '$outdir' exists; refusing to overwrite earlier results"
@@ -177,6 +186,7 @@ check_number --bus-cache-kb "$bus_cache_kb" 0 65536
 check_number --bus-cache-ways "$bus_cache_ways" "$([ "$bus_cache_kb" = 0 ] && echo 0 || echo 1)" 32
 [ "$quantum_ns" = 0 ] || check_number --quantum-ns "$quantum_ns" 1000 10000000
 check_number --seed "$seed" 0 4294967295
+check_choice --snapshot "$snapshot" on off
 [ -n "$kernel" ] || kernel=$("$SLB_ROOT/scripts/build-kernel.sh" --path)/build/arch/x86/boot/bzImage
 [ -f "$kernel" ] || usage_error "--kernel '$kernel' does not exist (run 'make kernel')"
 [ -n "$initrd" ] || usage_error "--initrd is required (or set SLB_INITRD; 'make initramfs' builds one)"
@@ -185,9 +195,28 @@ command -v "$qemu" >/dev/null || usage_error "--qemu '$qemu' is not an executabl
 UNFRAME=${SLB_UNFRAME:-$SLB_ROOT/build/host/slb-unframe}
 [ -x "$UNFRAME" ] || usage_error "$UNFRAME missing (run 'make')"
 
+. "$SLB_ROOT/bench/target/snapshot.sh"
+# A snapshot only where nothing but the job and the seed differ from run
+# to run, and the job fits the size the guest reads at the snapshot point.
+[ "$clock" = virtual ] && [ "$interactive" = 0 ] && [ ${#extra[@]} = 0 ] || snapshot=off
+snapdir=$(mktemp -d "${TMPDIR:-/tmp}/slb-run-guest.XXXXXX") || die "cannot create a temporary directory"
+trap 'rm -rf "$snapdir" ${pretmp:+"$pretmp"}' EXIT
+if [ "$snapshot" = on ]; then
+	if [ -n "$jobname" ]; then
+		printf '. /jobs/%s.sh\n' "$jobname" >"$snapdir/named.job"
+		snap_job "$snapdir/named.job" "$seed" "$snapdir/job"
+	else
+		snap_job "$job" "$seed" "$snapdir/job"
+	fi || snapshot=off
+fi
+
 cmdline="$("$SLB_ROOT/rt-config/guest-cmdline.sh" "$smp" "$isolate" "$isolation")" || exit 2
 [ -z "$jobname" ] || cmdline="$cmdline slb.job=$jobname"
-[ "$clock" = wall ] || cmdline="$cmdline slb.seed=$seed"
+if [ "$snapshot" = on ]; then
+	cmdline="$cmdline slb.snapshot=1"
+elif [ "$clock" != wall ]; then
+	cmdline="$cmdline slb.seed=$seed"
+fi
 [ -z "$append" ] || cmdline="$cmdline $append"
 
 mkdir -p "$outdir" || die "cannot create $outdir"
@@ -198,6 +227,8 @@ cleanup() {
 		wait_timeout "$qpid" 3 || kill -KILL "$qpid" 2>/dev/null
 		wait "$qpid" 2>/dev/null
 	fi
+	mon_close
+	rm -rf "$snapdir"
 }
 trap 'cleanup; say "interrupted; QEMU killed"; exit 130' INT TERM HUP
 
@@ -223,34 +254,39 @@ else
 	# run at 1 GHz, which they do here, so that it does not spend 100
 	# million instructions of every boot measuring the APIC timer.
 	args+=(-accel "tcg,thread=single,lockstep=$quantum_ns" -icount shift=0,sleep=off,align=off
-		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$seed"
+		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$([ "$snapshot" = off ] && echo "$seed" || echo 0)"
 		-cpu "$cpu$([ "$tsc_crystal" = off ] || echo ,tsc-crystal=on),bus-lock-ns=$bus_lock_ns$(bus_cpu_props)")
 fi
 # Guest RAM in a memfd (shmem, 4 KiB pages) rather than anonymous memory,
 # which QEMU asks to be backed by transparent huge pages: the host then
 # clears each 2 MiB the guest first touches in full, a cost make
 # bench-boot measures. The guest sees the same RAM either way.
-[ "$ram" = anon ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
+# (A snapshot's guest has its RAM in a file: bench/target/snapshot.sh.)
+[ "$ram" = anon ] || [ "$snapshot" = on ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
 args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
-[ -z "$job" ] || args+=(-fw_cfg "name=opt/slb/job,file=$job")
+if [ "$snapshot" = on ]; then
+	# The snapshot point: pvpanic stops the guest where slb-pause asks.
+	# The key: all but the job's and the output's paths (temporary).
+	snapkey=$(snap_key "$(command -v "$qemu")" "$kernel" "$initrd" "${args[@]}" pvpanic "$SNAP_JOB_BYTES") ||
+		die "cannot hash the guest's inputs"
+	args+=(-fw_cfg "name=opt/slb/job,file=$snapdir/job" -device pvpanic -action panic=pause)
+	snapargs=("${args[@]}" -chardev "file,id=slbout,path=$snapdir/boot.raw" -device isa-debugcon,iobase=0xe9,chardev=slbout)
+	# The run: the seed its own from the start.
+	for i in "${!args[@]}"; do [ "${args[$i]}" != -seed ] || args[i + 1]=$seed; done
+elif [ -n "$job" ]; then
+	args+=(-fw_cfg "name=opt/slb/job,file=$job")
+fi
 # Output channel: isa-debugcon at port 0xe9 into a host file (slb-frame).
 args+=(-chardev "file,id=slbout,path=$outdir/output.raw" -device isa-debugcon,iobase=0xe9,chardev=slbout)
-if [ "$interactive" = 1 ]; then
-	args+=(-serial mon:stdio)
-else
-	args+=(-serial "file:$outdir/console.log")
-fi
-args+=(${extra[@]+"${extra[@]}"})
 printf '%s\n' "$cmdline" >"$outdir/cmdline"
-printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"
 
 # --preflight: the emulator runs, and builds this machine (the CPU model
 # and its properties, memory, kernel and image) paused, then quits.
 # A refusal is QEMU's own message ("qemu-system-x86_64: ..."); anything
 # else that fails is an emulator that does not run.
 if [ "$preflight" = 1 ]; then
-	out=$({ echo quit | timeout 60 "$qemu" "${args[@]}" -S -monitor stdio >/dev/null; } 2>&1)
+	out=$({ echo quit | timeout 60 "$qemu" "${args[@]}" ${extra[@]+"${extra[@]}"} -S -monitor stdio >/dev/null; } 2>&1)
 	rc=$?
 	[ "$rc" != 124 ] || die "QEMU did not quit within 60 s of a paused start"
 	[ "$rc" != 0 ] || exit 0
@@ -258,6 +294,36 @@ if [ "$preflight" = 1 ]; then
 	[ -n "$refusal" ] || die "the emulator '$qemu' does not run: it exited $rc ($(printf '%s\n' "$out" | grep . | tail -n 1 | grep . || echo "no output"))"
 	usage_error "QEMU refuses this guest (-cpu $cpu...): ${refusal#*: }"
 fi
+
+# The kept guest, booted now if it is not kept yet. Where it cannot be
+# made (the guest never gets to /init: it panics, hangs or QEMU fails),
+# the run boots instead, the snapshot point let through, and its outcome
+# says why.
+snap=
+if [ "$snapshot" = on ]; then
+	snap=$(snap_get "$snapkey" "$qemu" "$([ "$timeout" -gt 0 ] && echo "$timeout" || echo 600)" "$mem" \
+		"${snapargs[@]}" 2>"$snapdir/snap.err")
+	if [ -n "$snap" ]; then
+		cp "$snap/console.log" "$outdir/console.log" || die "cannot copy $snap/console.log"
+		mon_open "$snapdir" || die "cannot make the monitor's pipes in $snapdir"
+		mapfile -t snapram < <(snap_ram "$snap/ram" "$mem" off)
+		args+=("${snapram[@]}" -chardev "file,id=con,path=$outdir/console.log,append=on" -serial chardev:con
+			-monitor "pipe:$snapdir/mon" -incoming defer)
+	else
+		say "no snapshot of this guest ($(tail -n 1 "$snapdir/snap.err")): booting it"
+		for i in "${!args[@]}"; do [ "${args[$i]}" != panic=pause ] || args[i]=panic=none; done
+		[ "$ram" = anon ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
+	fi
+fi
+if [ -n "$snap" ]; then
+	:
+elif [ "$interactive" = 1 ]; then
+	args+=(-serial mon:stdio)
+else
+	args+=(-serial "file:$outdir/console.log")
+fi
+args+=(${extra[@]+"${extra[@]}"})
+printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"
 
 start=$(date +%s.%N)
 if [ "$interactive" = 1 ]; then
@@ -268,6 +334,9 @@ else
 	"$qemu" "${args[@]}" </dev/null 2>"$outdir/qemu.stderr" &
 	qpid=$!
 	timed_out=0
+	if [ -n "$snap" ] && ! snap_start "$snapdir" "$snap" "$qpid" 2>>"$outdir/qemu.stderr"; then
+		kill -KILL "$qpid" 2>/dev/null
+	fi
 	limit=$timeout
 	[ "$limit" -gt 0 ] || limit=$((1 << 30))
 	waited=0
@@ -337,12 +406,14 @@ jq -n --arg outcome "$outcome" --arg reason "$reason" --arg job_status "${job_st
 	--argjson smp "$smp" --argjson threads "$threads" --argjson isolate "$isolate" \
 	--argjson memory_mb "$mem" --arg cpu "$cpu" --arg clock "$clock" --arg kernel "$kernel" \
 	--argjson bus_lock_ns "$bus_lock_ns" --argjson quantum_ns "$quantum_ns" --argjson seed "$seed" \
+	--arg snapshot "${snap:+$snapkey}" \
 	'{outcome: $outcome} + (if $reason == "" then {} else {reason: $reason} end)
 	 + {job_status: ($job_status | if . == "" then null else tonumber end),
 	  panic: $panic, qemu_exit: $qemu_exit, elapsed_s: $elapsed_s, timeout_s: $timeout_s,
 	  smp: $smp, threads: $threads, isolate: $isolate, memory_mb: $memory_mb, cpu: $cpu,
 	  clock: $clock, kernel: $kernel}
-	 + (if $clock == "virtual" then {bus_lock_ns: $bus_lock_ns, quantum_ns: $quantum_ns, seed: $seed} else {} end)' \
+	 + (if $clock == "virtual" then {bus_lock_ns: $bus_lock_ns, quantum_ns: $quantum_ns, seed: $seed,
+	    snapshot: (if $snapshot == "" then null else $snapshot end)} else {} end)' \
 	>"$outdir/outcome.json" || die "could not write $outdir/outcome.json"
 if [ "$json" = 1 ]; then cat "$outdir/outcome.json"; else echo "$outcome"; fi
 [ "$outcome" = ok ]

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * slb-pause: the guest's snapshot point. Tells QEMU's pvpanic device (ISA
+ * port 0x505) that the guest "panicked"; run with -action panic=pause,
+ * QEMU stops the guest at that very instruction, so that
+ * bench/target/run-guest.sh can keep the booted guest and start later runs
+ * from it. Under the virtual clock the stop is where the guest asks, not
+ * where the host happens to look, and a guest started from the kept state
+ * returns from the port write as if nothing had happened.
+ *
+ * Nothing stops where no pvpanic device is (the write goes nowhere), so
+ * /init calls it only when the command line asks (slb.snapshot=1).
+ *
+ * Exit status: 0 the write was made, 1 the port cannot be reached (no
+ * ioperm), 2 usage.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/io.h>
+
+#define PVPANIC_PORT 0x505
+#define PVPANIC_PANICKED 0x1
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: slb-pause\n"
+		"Stop here: write 'panicked' to the pvpanic port 0x%x, which a QEMU\n"
+		"run with -device pvpanic -action panic=pause stops the guest at.\n\n"
+		"  -h, --help  this text\n\n"
+		"Exit status: 0 written, 1 port unavailable, 2 usage error.\n", PVPANIC_PORT);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "slb-pause: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
+	if (ioperm(PVPANIC_PORT, 1, 1) != 0) {
+		perror("slb-pause: ioperm");
+		return 1;
+	}
+	outb(PVPANIC_PANICKED, PVPANIC_PORT);
+	return 0;
+}
