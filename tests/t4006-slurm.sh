@@ -154,8 +154,12 @@ rc=$?
 f=$res/f
 t_ok "failing tasks: the study completes (exit 0)" sh -c "[ $rc = 0 ] && [ $killed = 1 ] || { echo 'killed=$killed'; tail -20 '$T_TMP/f.out'; exit 1; }"
 t_ok "... the panicking guest is recorded (outcome panic, both reps)" sh -c "grep -qx outcome=panic '$f/broken/rep1/rep.info' && grep -qx outcome=panic '$f/broken/rep2/rep.info'"
-t_ok "... the killed task is recorded as failed with Slurm's state and reason" jq -e '.outcome == "slurm-failed" and .slurm.state == "FAILED" and
-	(.slurm.reason | length) > 0 and (.slurm.exit_code | length) > 0' "$f/baseline/rep2/outcome.json"
+killed_task() {
+	jq -e '.outcome == "slurm-failed" and .slurm.state == "FAILED" and
+		(.slurm.reason | length) > 0 and (.slurm.exit_code | length) > 0' "$f/baseline/rep2/outcome.json" >/dev/null ||
+		{ cat "$f/baseline/rep2/outcome.json" "$f/slurm/tasks.txt"; return 1; }
+}
+t_ok "... the killed task is recorded as failed with Slurm's state and reason" killed_task
 t_ok "... in rep.info, the manifest and the finishing job's log" sh -c "grep -qx outcome=slurm-failed '$f/baseline/rep2/rep.info' &&
 	jq -e '.runner.reps[3] | .scenario == \"baseline\" and .rep == 2 and .state == \"FAILED\"' '$f/manifest.json' >/dev/null &&
 	grep -q 'baseline rep 2: Slurm task [0-9_]* ended FAILED (reason ' '$f/slurm/finish.log'"
