@@ -4,10 +4,11 @@
 # clock a guest booted to /init is kept, and runs start from it. A run
 # from the kept guest is byte for byte the same run again, also from a
 # guest kept anew (the snapshot point is the guest's, not the host's);
-# the second run does not boot; the seed reaches the job (SLB_SEED) and
-# not the command line; a guest that never gets to /init, a job too big
-# for the kept guest's fw_cfg file and QEMU arguments of the test's own
-# make the run boot instead, and say so. Its guests keep their snapshots
+# the second run does not boot; the seed reaches the job (SLB_SEED), not
+# the command line, and the kernel's random numbers (reseeded from
+# RDRAND); a guest that never gets to /init, a job too big for the kept
+# guest's fw_cfg file and QEMU arguments of the test's own make the run
+# boot instead, and say so. Its guests keep their snapshots
 # in a cache of the test's own.
 . "$(dirname "$0")/lib.sh"
 t_require_guest "guest snapshot tests"
@@ -48,6 +49,10 @@ t_ok "the seed is the job's (SLB_SEED=7), not the command line's" \
 t_boot "$T_TMP/c" -j "$job" --seed 8 -t 300 --kernel "$kernel"
 t_ok "another seed starts from the same kept guest, and the job sees it" \
 	sh -c "jq -e --arg k '$key' '.snapshot == \$k' '$T_TMP/c/outcome.json' >/dev/null && grep -qx seed=8 '$T_TMP/c/files/seen.txt'"
+# slb-pause reseeds the kernel's generator from RDRAND, which follows -seed.
+random_of() { sed -n 's/^random=//p' "$T_TMP/$1/files/seen.txt"; }
+t_ok "... and other kernel random numbers (the generator reseeded from RDRAND)" \
+	sh -c "[ -n '$(random_of a)' ] && [ '$(random_of a)' != '$(random_of c)' ]"
 # The kept guest made again (as on another machine): the same runs.
 rm -rf "$SLB_CACHE/snapshot-$key"
 t_boot "$T_TMP/d" -j "$job" --seed 7 -t 300 --kernel "$kernel"
