@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Boot once, start many (bench/target/snapshot.sh): under the virtual
-# clock a guest booted to /init is kept, and runs start from it. A run
+# Boot once, start many (bench/target/snapshot.sh, SLB_SNAPSHOT=on):
+# under the virtual clock a guest booted to /init is kept, and runs start
+# from it. A run
 # from the kept guest is byte for byte the same run again, also from a
 # guest kept anew (the snapshot point is the guest's, not the host's);
 # the second run does not boot; the seed reaches the job (SLB_SEED), not
@@ -13,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 t_require_guest "guest snapshot tests"
 kernel=$(cd "$T_ROOT" && scripts/build-kernel.sh --path)/build/arch/x86/boot/bzImage
-export SLB_CACHE=$T_TMP/cache
+export SLB_CACHE=$T_TMP/cache SLB_SNAPSHOT=on
 mkdir -p "$SLB_CACHE"
 free=$(df -P -m "$SLB_CACHE" | awk 'NR == 2 { print $4 }')
 if [ "${free:-0}" -lt 2048 ]; then
@@ -85,7 +86,7 @@ t_boot "$T_TMP/arg" -j "$job" -t 300 --kernel "$kernel" --qemu-arg -name --qemu-
 t_ok "a run with QEMU arguments of its own boots (no snapshot)" \
 	sh -c "grep -qx ok '$T_TMP/arg.outcome' && jq -e '.snapshot == null' '$T_TMP/arg/outcome.json' >/dev/null"
 t_boot "$T_TMP/off" -j "$job" -t 300 --kernel "$kernel" --snapshot off
-t_ok "--snapshot off boots" sh -c "grep -qx ok '$T_TMP/off.outcome' && jq -e '.snapshot == null' '$T_TMP/off/outcome.json' >/dev/null"
+t_ok "--snapshot off (the default without SLB_SNAPSHOT) boots" sh -c "grep -qx ok '$T_TMP/off.outcome' && jq -e '.snapshot == null' '$T_TMP/off/outcome.json' >/dev/null"
 # A guest that dies before /init: the snapshot cannot be made; the run
 # boots it and records the panic.
 t_boot "$T_TMP/noinit" -j "$job" -t 300 --kernel "$kernel" -a "rdinit=/nonexistent init=/nonexistent"

@@ -5,12 +5,11 @@
 # The guest boots in the virtual mode (the default 10 us lock-step
 # quantum), runs an empty job and powers off: deterministic, so every run
 # does the same guest work. Variants, interleaved rep by rep:
-#   now    SLB_QEMU and SLB_INITRD as a study rep starts them: from the
-#          guest booted once and kept (bench/target/snapshot.sh; kept
-#          before the first rep), CPUID giving the TSC and APIC timer rates
-#          (run-guest.sh's defaults)
-#   boot   the same guest booted (--snapshot off): guest RAM in a memfd;
-#          the variants below boot too
+#   now    SLB_QEMU and SLB_INITRD, started from the guest booted once
+#          and kept (--snapshot on, bench/target/snapshot.sh; kept before
+#          the first rep), CPUID giving the TSC and APIC timer rates
+#   boot   the same guest booted as a study rep boots it (--snapshot off,
+#          the default): guest RAM in a memfd; the variants below boot too
 #   tests  the image's base (scripts/build-initramfs.sh), as the tests'
 #          guests boot it: without stress-ng, 14 of 44 MB to unpack
 #   thp    guest RAM anonymous (--ram anon: QEMU asks the host for
@@ -40,12 +39,12 @@ echo '. /lib/slb-lib.sh' >"$tmp/job.sh"
 
 variants=(now boot tests thp calib)
 [ -z "$base" ] || variants+=(base)
-"$SLB_ROOT/bench/target/run-guest.sh" --clock virtual --qemu "$qemu" -j "$tmp/job.sh" -t 300 -o "$tmp/keep" >/dev/null ||
+"$SLB_ROOT/bench/target/run-guest.sh" --snapshot on --clock virtual --qemu "$qemu" -j "$tmp/job.sh" -t 300 -o "$tmp/keep" >/dev/null ||
 	die "the guest to keep did not run (see $tmp/keep)"
 for r in $(seq 1 "$reps"); do
 	for v in "${variants[@]}"; do
 		case $v in
-		now) bin=$qemu args=() ;;
+		now) bin=$qemu args=(--snapshot on) ;;
 		boot) bin=$qemu args=(--snapshot off) ;;
 		tests) bin=$qemu args=(--snapshot off --initrd "$(initrd_base "$SLB_INITRD")") ;;
 		thp) bin=$qemu args=(--snapshot off --ram anon) ;;
