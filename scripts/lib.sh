@@ -69,7 +69,8 @@ wait_timeout() {
 # (each rep's job file and model arguments), the build scripts with
 # scripts/lib-build.sh, the committed calibrations, and the scripts that
 # start a rep's guest (bench/study.sh, bench/target/guest.sh: its
-# arguments and seed; bench/target/run-guest.sh and snapshot.sh). This file is not one.
+# arguments and seed; bench/target/run-guest.sh and snapshot.sh). This
+# file is not one.
 # run_inputs_digest: 16 hex digits of sha256 over them; the manifest
 # records it, and t0009 holds the README's example run to the tree that
 # ships it.
