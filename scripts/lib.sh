@@ -14,6 +14,11 @@
 SLB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SLB_CACHE=${SLB_CACHE:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/splitlock-bench}
 SLB_PROG=${SLB_PROG:-$(basename "$0")}
+# Kept guests (bench/target/snapshot.sh): how many the cache holds, the
+# least recently used dropped first, and the free space below which none
+# is made (each is a sparse RAM file of up to the guest's memory).
+SLB_SNAP_KEEP=${SLB_SNAP_KEEP:-32}
+SLB_SNAP_MIN_FREE_MB=${SLB_SNAP_MIN_FREE_MB:-2048}
 
 # Progress lines go to stderr so that stdout stays machine-readable.
 say() { printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$SLB_PROG" "$*" >&2; }

@@ -201,9 +201,10 @@ UNFRAME=${SLB_UNFRAME:-$SLB_ROOT/build/host/slb-unframe}
 # A snapshot only where nothing but the job and the seed differ from run
 # to run, and the job fits the size the guest reads at the snapshot point.
 [ "$clock" = virtual ] && [ "$interactive" = 0 ] && [ ${#extra[@]} = 0 ] || snapshot=off
-snapdir=$(mktemp -d "${TMPDIR:-/tmp}/slb-run-guest.XXXXXX") || die "cannot create a temporary directory"
-trap 'rm -rf "$snapdir" ${pretmp:+"$pretmp"}' EXIT
+snapdir=
+trap 'rm -rf ${snapdir:+"$snapdir"} ${pretmp:+"$pretmp"}' EXIT
 if [ "$snapshot" = on ]; then
+	snapdir=$(mktemp -d "${TMPDIR:-/tmp}/slb-run-guest.XXXXXX") || die "cannot create a temporary directory"
 	if [ -n "$jobname" ]; then
 		printf '. /jobs/%s.sh\n' "$jobname" >"$snapdir/named.job"
 		snap_job "$snapdir/named.job" "$seed" "$snapdir/job"
@@ -230,7 +231,7 @@ cleanup() {
 		wait "$qpid" 2>/dev/null
 	fi
 	mon_close
-	rm -rf "$snapdir"
+	rm -rf ${snapdir:+"$snapdir"}
 }
 trap 'cleanup; say "interrupted; QEMU killed"; exit 130' INT TERM HUP
 
@@ -256,31 +257,43 @@ else
 	# run at 1 GHz, which they do here, so that it does not spend 100
 	# million instructions of every boot measuring the APIC timer.
 	args+=(-accel "tcg,thread=single,lockstep=$quantum_ns" -icount shift=0,sleep=off,align=off
-		-rtc clock=vm,base=2026-01-01T00:00:00 -seed "$([ "$snapshot" = off ] && echo "$seed" || echo 0)"
+		-rtc clock=vm,base=2026-01-01T00:00:00
 		-cpu "$cpu$([ "$tsc_crystal" = off ] || echo ,tsc-crystal=on),bus-lock-ns=$bus_lock_ns$(bus_cpu_props)")
 fi
+args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+# The seed: none under the wall clock; the kept guest's is 0, the run's
+# its own from the start (or from the restore) on.
+seed_args=()
+[ "$clock" = wall ] || seed_args=(-seed "$seed")
+# Output channel: isa-debugcon at port 0xe9 into a host file (slb-frame).
+# out_args FILE
+out_args() { printf '%s\n' -chardev "file,id=slbout,path=$1" -device isa-debugcon,iobase=0xe9,chardev=slbout; }
+# The job; with a kept guest, the device that stops it at the snapshot
+# point, where slb-pause asks (pause), or that lets it go on (none: the
+# run boots). Then the output channel.
+# job_args PANIC_ACTION OUTPUT_FILE
+job_args() {
+	if [ "$snapshot" = on ]; then
+		printf '%s\n' -fw_cfg "name=opt/slb/job,file=$snapdir/job" -device pvpanic -action "panic=$1"
+	elif [ -n "$job" ]; then
+		printf '%s\n' -fw_cfg "name=opt/slb/job,file=$job"
+	fi
+	out_args "$2"
+}
 # Guest RAM in a memfd (shmem, 4 KiB pages) rather than anonymous memory,
 # which QEMU asks to be backed by transparent huge pages: the host then
 # clears each 2 MiB the guest first touches in full, a cost make
-# bench-boot measures. The guest sees the same RAM either way.
-# (A snapshot's guest has its RAM in a file: bench/target/snapshot.sh.)
-[ "$ram" = anon ] || [ "$snapshot" = on ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
-args+=(-smp "$smp,threads=$threads" -m "$mem" -nodefaults -no-reboot -display none
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
-if [ "$snapshot" = on ]; then
-	# The snapshot point: pvpanic stops the guest where slb-pause asks.
-	# The key: all but the job's and the output's paths (temporary).
-	snapkey=$(snap_key "$(command -v "$qemu")" "$kernel" "$initrd" "${args[@]}" pvpanic "$SNAP_JOB_BYTES") ||
-		die "cannot hash the guest's inputs"
-	args+=(-fw_cfg "name=opt/slb/job,file=$snapdir/job" -device pvpanic -action panic=pause)
-	snapargs=("${args[@]}" -chardev "file,id=slbout,path=$snapdir/boot.raw" -device isa-debugcon,iobase=0xe9,chardev=slbout)
-	# The run: the seed its own from the start.
-	for i in "${!args[@]}"; do [ "${args[$i]}" != -seed ] || args[i + 1]=$seed; done
-elif [ -n "$job" ]; then
-	args+=(-fw_cfg "name=opt/slb/job,file=$job")
+# bench-boot measures. The guest sees the same RAM either way. (A kept
+# guest has its RAM in a file: bench/target/snapshot.sh.)
+boot_args=(${seed_args[@]+"${seed_args[@]}"})
+mapfile -t -O "${#boot_args[@]}" boot_args < <(job_args none "$outdir/output.raw")
+[ "$ram" = anon ] || boot_args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
+if [ "$interactive" = 1 ]; then
+	boot_args+=(-serial mon:stdio)
+else
+	boot_args+=(-serial "file:$outdir/console.log")
 fi
-# Output channel: isa-debugcon at port 0xe9 into a host file (slb-frame).
-args+=(-chardev "file,id=slbout,path=$outdir/output.raw" -device isa-debugcon,iobase=0xe9,chardev=slbout)
 printf '%s\n' "$cmdline" >"$outdir/cmdline"
 
 # --preflight: the emulator runs, and builds this machine (the CPU model
@@ -288,7 +301,7 @@ printf '%s\n' "$cmdline" >"$outdir/cmdline"
 # A refusal is QEMU's own message ("qemu-system-x86_64: ..."); anything
 # else that fails is an emulator that does not run.
 if [ "$preflight" = 1 ]; then
-	out=$({ echo quit | timeout 60 "$qemu" "${args[@]}" ${extra[@]+"${extra[@]}"} -S -monitor stdio >/dev/null; } 2>&1)
+	out=$({ echo quit | timeout 60 "$qemu" "${args[@]}" "${boot_args[@]}" ${extra[@]+"${extra[@]}"} -S -monitor stdio >/dev/null; } 2>&1)
 	rc=$?
 	[ "$rc" != 124 ] || die "QEMU did not quit within 60 s of a paused start"
 	[ "$rc" != 0 ] || exit 0
@@ -297,32 +310,28 @@ if [ "$preflight" = 1 ]; then
 	usage_error "QEMU refuses this guest (-cpu $cpu...): ${refusal#*: }"
 fi
 
-# The kept guest, booted now if it is not kept yet. Where it cannot be
-# made (the guest never gets to /init: it panics, hangs or QEMU fails),
-# the run boots instead, the snapshot point let through, and its outcome
-# says why.
+# The kept guest, booted now if it is not kept yet (its key: all but the
+# seed, the job's and the output's paths). Where it cannot be made (the
+# guest never gets to /init: it panics, hangs or QEMU fails), the run
+# boots instead, the snapshot point let through, and its outcome says why.
 snap=
 if [ "$snapshot" = on ]; then
+	snapkey=$(snap_key "$(command -v "$qemu")" "$kernel" "$initrd" "${args[@]}" pvpanic "$SNAP_JOB_BYTES") ||
+		die "cannot hash the guest's inputs"
+	mapfile -t snapargs < <(job_args pause "$snapdir/boot.raw")
 	snap=$(snap_get "$snapkey" "$qemu" "$([ "$timeout" -gt 0 ] && echo "$timeout" || echo 600)" "$mem" \
-		"${snapargs[@]}" 2>"$snapdir/snap.err")
-	if [ -n "$snap" ]; then
-		cp "$snap/console.log" "$outdir/console.log" || die "cannot copy $snap/console.log"
-		mon_open "$snapdir" || die "cannot make the monitor's pipes in $snapdir"
-		mapfile -t snapram < <(snap_ram "$snap/ram" "$mem" off)
-		args+=("${snapram[@]}" -chardev "file,id=con,path=$outdir/console.log,append=on" -serial chardev:con
-			-monitor "pipe:$snapdir/mon" -incoming defer)
-	else
-		say "no snapshot of this guest ($(tail -n 1 "$snapdir/snap.err")): booting it"
-		for i in "${!args[@]}"; do [ "${args[$i]}" != panic=pause ] || args[i]=panic=none; done
-		[ "$ram" = anon ] || args+=(-object "memory-backend-memfd,id=ram,size=${mem}M" -machine memory-backend=ram)
-	fi
+		"${args[@]}" -seed 0 "${snapargs[@]}" 2>"$snapdir/snap.err")
+	[ -n "$snap" ] || say "no snapshot of this guest ($(tail -n 1 "$snapdir/snap.err")): booting it"
 fi
 if [ -n "$snap" ]; then
-	:
-elif [ "$interactive" = 1 ]; then
-	args+=(-serial mon:stdio)
+	cp "$snap/console.log" "$outdir/console.log" || die "cannot copy $snap/console.log"
+	mon_open "$snapdir" || die "cannot make the monitor's pipes in $snapdir"
+	args+=(${seed_args[@]+"${seed_args[@]}"})
+	mapfile -t -O "${#args[@]}" args < <(job_args pause "$outdir/output.raw"; snap_ram "$snap/ram" "$mem" off)
+	args+=(-chardev "file,id=con,path=$outdir/console.log,append=on" -serial chardev:con
+		-monitor "pipe:$snapdir/mon" -incoming defer)
 else
-	args+=(-serial "file:$outdir/console.log")
+	args+=("${boot_args[@]}")
 fi
 args+=(${extra[@]+"${extra[@]}"})
 printf '%q ' "$qemu" "${args[@]}" >"$outdir/qemu-cmd" && echo >>"$outdir/qemu-cmd"

@@ -25,14 +25,13 @@
 #     the emulator's, kernel's and image's paths, sizes and times and of
 #     every QEMU argument but the seed, the job and the output files.
 #
-# The cache keeps SNAP_KEEP snapshots, the least recently used go first;
-# none is made where it has less than SNAP_MIN_FREE_MB free.
+# The cache keeps SLB_SNAP_KEEP snapshots, the least recently used go
+# first; none is made where it has less than SLB_SNAP_MIN_FREE_MB free
+# (both scripts/lib.sh: how much the cache holds changes no run).
 #
 # Functions return 0 or 1 (with a reason on stderr); none exits.
 
 SNAP_JOB_BYTES=16384
-SNAP_KEEP=32
-SNAP_MIN_FREE_MB=2048
 
 # snap_key QEMU KERNEL INITRD ARG...: the key of the guest these make.
 snap_key() {
@@ -134,7 +133,7 @@ snap_make() {
 # snap_get KEY QEMU TIMEOUT MB ARG...: the snapshot directory of KEY
 # (ram, state, console.log), made if missing; 1 if it cannot be made.
 snap_get() {
-	local key=$1 qemu=$2 limit=$3 mb=$4 dir tmp free
+	local key=$1 qemu=$2 limit=$3 mb=$4 dir rc
 	shift 4
 	dir=$SLB_CACHE/snapshot-$key
 	# The path goes into monitor commands unquoted.
@@ -142,32 +141,35 @@ snap_get() {
 	mkdir -p "$SLB_CACHE" || return 1
 	exec 9>"$dir.lock"
 	flock 9
+	snap_fill "$dir" "$qemu" "$limit" "$mb" "$@"
+	rc=$?
+	exec 9>&-
+	[ "$rc" = 0 ] && echo "$dir"
+}
+
+# snap_fill DIR QEMU TIMEOUT MB ARG...: under the lock, DIR made where
+# it is missing (as snap_make), and marked used.
+snap_fill() {
+	local dir=$1 free tmp
 	if [ ! -f "$dir/state" ]; then
 		free=$(df -P -m "$SLB_CACHE" | awk 'NR == 2 { print $4 }')
-		if [ "${free:-0}" -lt "$SNAP_MIN_FREE_MB" ]; then
+		if [ "${free:-0}" -lt "$SLB_SNAP_MIN_FREE_MB" ]; then
 			echo "only ${free:-0} MB free in $SLB_CACHE" >&2
-			exec 9>&-
 			return 1
 		fi
-		tmp=$(mktemp -d "$dir.tmp.XXXXXX") || { exec 9>&-; return 1; }
-		if ! snap_make "$tmp" "$qemu" "$limit" "$mb" "$@"; then
-			rm -rf "$tmp"
-			exec 9>&-
-			return 1
-		fi
-		rm -f "$tmp/mon.in" "$tmp/mon.out" "$tmp/mon.log"
-		rm -rf "$dir" && mv -T "$tmp" "$dir" || { rm -rf "$tmp"; exec 9>&-; return 1; }
+		tmp=$(mktemp -d "$dir.tmp.XXXXXX") || return 1
+		shift
+		snap_make "$tmp" "$@" && rm -f "$tmp/mon.in" "$tmp/mon.out" "$tmp/mon.log" &&
+			rm -rf "$dir" && mv -T "$tmp" "$dir" || { rm -rf "$tmp"; return 1; }
 		snap_prune
 	fi
 	touch "$dir"
-	exec 9>&-
-	echo "$dir"
 }
 
-# snap_prune: keep the SNAP_KEEP snapshots used last.
+# snap_prune: keep the SLB_SNAP_KEEP snapshots used last.
 snap_prune() {
 	local old
-	ls -1dt "$SLB_CACHE"/snapshot-*[0-9a-f] 2>/dev/null | tail -n +$((SNAP_KEEP + 1)) |
+	ls -1dt "$SLB_CACHE"/snapshot-*[0-9a-f] 2>/dev/null | tail -n +$((SLB_SNAP_KEEP + 1)) |
 		while read -r old; do rm -rf "$old" "$old.lock"; done
 }
 
