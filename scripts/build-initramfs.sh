@@ -6,7 +6,8 @@
 #
 #   build-initramfs.sh EXTRA_DIR...   build if needed, print the image path
 # Every file in each EXTRA_DIR lands in /bin (programs) or /lib/modules
-# (*.ko) of the image.
+# (*.ko) of the image. Exit status: 0 built or up to date, 1 a build
+# step failed, 2 no EXTRA_DIR or one that is not a directory.
 #
 # Beside the image (initramfs-KEY.cpio) lies its base (initramfs-KEY.base.cpio,
 # scripts/lib.sh initrd_base): the same image without stress-ng and the
@@ -40,7 +41,11 @@ copy_with_libs() {
 }
 
 main() {
-	local key out root f
+	local key out root f d
+	[ $# -gt 0 ] || usage_error "no EXTRA_DIR given (usage: build-initramfs.sh EXTRA_DIR...)"
+	for d in "$@"; do
+		[ -d "$d" ] || usage_error "EXTRA_DIR '$d' is not a directory (allowed: directories of programs and modules)"
+	done
 	command -v busybox >/dev/null || [ -x /bin/busybox ] || die "busybox-static missing: run 'make deps'"
 	[ -x /usr/bin/cyclictest ] || die "rt-tests (cyclictest) missing: run 'make deps'"
 	[ -x /usr/bin/stress-ng ] || die "stress-ng missing: run 'make deps'"

@@ -6,6 +6,10 @@
 # cpio carried the build's file times gave other histograms for the same
 # seed after a rebuild (87 of 91 in a cold make bench, 2026-12-05).
 . "$(dirname "$0")/lib.sh"
+# An option or a typo is no EXTRA_DIR: no image is made of it.
+t_ok "build-initramfs.sh --path: exit 2, naming what is allowed, no image made" \
+	sh -c "SLB_CACHE='$T_TMP/bad' '$T_ROOT/scripts/build-initramfs.sh' --path 2>'$T_TMP/bad.err'; [ \$? = 2 ] &&
+		grep -q \"EXTRA_DIR '--path' is not a directory (allowed: \" '$T_TMP/bad.err' && ! ls '$T_TMP'/bad/initramfs-* 2>/dev/null"
 [ -d "$GUESTBIN" ] && [ -d "$T_ROOT/build/modules" ] || { t_skip "initramfs reproducible" "guest programs not built (make initramfs)"; exit 0; }
 build() { SLB_CACHE=$T_TMP/$1 "$T_ROOT/scripts/build-initramfs.sh" "$GUESTBIN" "$T_ROOT/build/modules" 2>/dev/null; }
 a=$(build c1)
