@@ -83,9 +83,7 @@ Boot the guest, run one job, write DIR/{console.log,files/,outcome.json}
                         kept in the cache, booting it first if it is not
                         (on, bench/target/snapshot.sh), or boot it (off);
                         on needs no --qemu-arg and a job of at most 16 KiB,
-                        else it boots (default \$SLB_SNAPSHOT or off: the
-                        detection-on scenarios' runs differed between two
-                        studies whose guests were kept anew)
+                        else it boots (default \$SLB_SNAPSHOT or on)
   -t, --timeout SEC     watchdog for the whole boot, 0 = none (default ${TIMEOUT_DEFAULT})
       --kernel FILE     bzImage (default: the cached build)
       --initrd FILE     initramfs (default: \$SLB_INITRD)
@@ -110,7 +108,7 @@ outdir= job= jobname= append= smp=$SMP_DEFAULT isolate=1 isolation=all threads=1
 cpu=${SLB_CPU:-$CPU_DEFAULT} timeout=$TIMEOUT_DEFAULT kernel= initrd=${SLB_INITRD:-}
 qemu=${SLB_QEMU:-qemu-system-x86_64} interactive=0 json=0 extra=() preflight=0
 clock=${SLB_CLOCK:-$CLOCK_DEFAULT} bus_lock_ns=$BUS_LOCK_NS_DEFAULT quantum_ns=$QUANTUM_NS_DEFAULT seed=1
-bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on snapshot=${SLB_SNAPSHOT:-off}
+bus_hold_ns=0 bus_cache_kb=0 bus_cache_ways=8 ram=memfd tsc_crystal=on snapshot=${SLB_SNAPSHOT:-on}
 
 opts=$(getopt -n run-guest -o o:j:n:a:s:m:c:t:ih \
 	-l outdir:,job:,job-name:,append:,smp:,isolate:,threads:,memory:,ram:,tsc-crystal:,cpu:,timeout:,kernel:,initrd:,qemu:,interactive,json,preflight,help \
