@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Both series pass their project's style checker: the kernel's
-# checkpatch.pl --strict and QEMU's checkpatch.pl (make checkpatch).
+# checkpatch.pl --strict and QEMU's checkpatch.pl (make checkpatch); and
+# every patch opens as git format-patch writes one, From the project
+# (one line: a From whose address folds onto the next line is two).
 . "$(dirname "$0")/lib.sh"
+# header PATCH: the first four lines of a format-patch mail, ours
+header() {
+	awk 'NR == 1 && $0 != "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001" { print "line 1: " $0; bad = 1 }
+		NR == 2 && $0 != "From: splitlock-bench developers <devel@splitlock-bench.invalid>" { print "line 2: " $0; bad = 1 }
+		NR == 3 && !/^Date: / { print "line 3: " $0; bad = 1 }
+		NR == 4 && !/^Subject: \[PATCH( [0-9]+\/[0-9]+)?\] / { print "line 4: " $0; bad = 1 }
+		NR == 4 { exit bad }' "$1"
+}
+for p in "$T_ROOT"/patch/linux/*.patch "$T_ROOT"/patch/qemu/*.patch; do
+	t_ok "format-patch header: ${p#"$T_ROOT"/}" header "$p"
+done
 if ! t_prereq guest; then
 	t_skip "checkpatch" "no kernel and QEMU trees (make kernel qemu)"
 	exit 0
