@@ -144,4 +144,4 @@ accepted() {
 	wait $p 2>/dev/null
 	return 0
 }
-t_ok "QEMU: ... but accepted under TCG" accepted -L /usr/share/seabios -L /usr/share/qemu -machine pc -accel tcg -cpu Icelake-Server,test-ctrl=on
+t_ok "QEMU: ... but accepted under TCG" accepted -L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg -cpu Icelake-Server,test-ctrl=on
