@@ -76,7 +76,7 @@ help:
 	@echo "                TARGET=$(TARGET) (guest|native|ssh:[user@]host[:port]) MEASURE_CPU= LOAD_CPUS= LOAD_RATE=$(LOAD_RATE)"
 	@echo "                MEASURE=$(MEASURE) (cyclictest|timerlat|both: rtla timerlat hist, IRQ and thread latency)"
 	@echo "                RUNNER=$(RUNNER) (local|slurm: a Slurm job array, JOBS tasks at once; NO_WAIT=1 submits and returns)"
-	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled))"
+	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled)) LOAD_RATE=$(LOAD_RATE)"
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
@@ -224,7 +224,7 @@ SWEEP_CALIBRATIONS ?=
 SWEEP_DURATION ?= $(SWEEP_DURATION_DEFAULT)
 SWEEP_REPS     ?= $(SWEEP_REPS_DEFAULT)
 SWEEP_ARGS = --runner "$(RUNNER)" $(if $(SWEEP_NS),--costs "$(SWEEP_NS)") $(if $(SWEEP_CALIBRATIONS),--calibrations "$(SWEEP_CALIBRATIONS)") --duration "$(SWEEP_DURATION)" --reps "$(SWEEP_REPS)" \
-	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" \
+	--vcpus "$(VCPUS)" --jobs "$(JOBS)" --quantum-ns "$(QUANTUM_NS)" --bus-lock-model "$(BUS_LOCK_MODEL)" --load-rate "$(LOAD_RATE)" \
 	$(if $(CALIBRATION),--calibration "$(CALIBRATION)")
 # make bench-sweep RESUME=<id>: finish an interrupted sweep with its own
 # options (JOBS and RUNNER may differ).

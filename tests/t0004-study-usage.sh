@@ -47,6 +47,7 @@ t_ok "sweep: one cost is no sweep" t_refuses "a sweep needs at least two costs" 
 t_ok "sweep: cost 0" t_refuses "bus-lock cost=0 is out of range" "$SW" --validate --costs "0 100"
 t_ok "sweep: cost abc" t_refuses "bus-lock cost 'abc'" "$SW" --validate --costs "100,abc"
 t_ok "sweep: bad reps reach the study's check" t_refuses "REPS=0" "$SW" --validate --reps 0
+t_ok "sweep: --load-rate abc" t_refuses "--load-rate 'abc' is not a whole number (allowed: 0 to 100000000)" "$SW" --validate --load-rate abc
 t_ok "sweep: the calibrated model on its default costs validates" "$SW" --validate
 t_ok "sweep: the all-stall model on its default costs validates" "$SW" --validate --bus-lock-model all
 t_ok "sweep: BUS_LOCK_MODEL=foo" t_refuses "BUS_LOCK_MODEL 'foo' is not allowed (allowed: calibrated all)" "$SW" --validate --bus-lock-model foo

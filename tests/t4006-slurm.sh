@@ -12,9 +12,10 @@
 # --no-wait returns at once and the run finishes in Slurm, untouched by a
 # study started meanwhile.
 . "$(dirname "$0")/lib.sh"
-# Its guests run the all-stall model (no modelled cache to look up): what
-# is checked is what Slurm runs and keeps, which no figure of the
-# calibrated model changes, and a calibrated guest costs x1.7 the host time.
+# Its guests run the all-stall model (no modelled cache to look up) and
+# the offender at 1000 ops per second: what is checked is what Slurm runs
+# and keeps, which no figure of the model changes, and a calibrated guest
+# costs x1.7 the host time, a flat-out aligned one x5 an idle one.
 export SLB_BUS_LOCK_MODEL=all
 ST=$T_ROOT/bench/study.sh
 for c in munged slurmctld slurmd sbatch squeue scancel scontrol sinfo python3; do
@@ -106,7 +107,7 @@ same_hist() {
 # runner lost would show. It was baseline,aligned: aligned, busy flat out
 # for 3 s, in 5 guests of this script, cost host time, and without split
 # locks no figure of it sees the model.
-SW=(--bus-lock-model all --bus-lock-ns 1000)
+SW=(--bus-lock-model all --bus-lock-ns 1000 --load-rate 1000)
 "$ST" "${SW[@]}" --scenarios baseline,split-off --duration 3 --reps 2 --results "$res" --id loc >"$T_TMP/loc.out" 2>&1
 t_ok "the local reference run completes" sh -c "[ $? = 0 ] || { tail '$T_TMP/loc.out'; exit 1; }"
 "$ST" "${SW[@]}" --runner slurm --scenarios baseline,split-off --duration 3 --reps 2 --results "$res" --id sl >"$T_TMP/sl.out" 2>&1
@@ -125,7 +126,7 @@ t_ok "... summary, statistics and report, written by the job after the array" sh
 t_ok "... no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"
 
 # A sweep of two costs: each study a job array, all submitted at once.
-"$T_ROOT/bench/experiment/sweep.sh" --runner slurm --bus-lock-model all --costs "1000 3000" --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
+"$T_ROOT/bench/experiment/sweep.sh" --runner slurm --bus-lock-model all --costs "1000 3000" --load-rate 1000 --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
 t_ok "RUNNER=slurm sweep of 2 costs completes" sh -c "[ $? = 0 ] && jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null || { tail '$T_TMP/sw.out'; exit 1; }"
 t_ok "... each of its studies ran on Slurm" jq -e '.runner.kind == "slurm"' "$res/sw/aligned/manifest.json" "$res/sw/ns1000/manifest.json" "$res/sw/ns3000/manifest.json"
 at_once() { # submitted within 15 s (one after another: 20 s or more each)

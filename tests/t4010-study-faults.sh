@@ -135,7 +135,7 @@ fi
 
 # A sweep interrupted once its first study is done keeps it; --resume
 # runs the rest with the sweep's own options, and refuses others.
-sweep=("$T_ROOT/bench/experiment/sweep.sh" --bus-lock-model all --costs 1000,3000 --duration 3 --reps 1 --jobs 1 --results "$res")
+sweep=("$T_ROOT/bench/experiment/sweep.sh" --bus-lock-model all --costs 1000,3000 --load-rate 1000 --duration 3 --reps 1 --jobs 1 --results "$res")
 env --default-signal=INT "${sweep[@]}" --id sw >"$T_TMP/sw.out" 2>&1 &
 pid=$!
 until_seen "$T_TMP/sw.out" '\[2/3\]'
@@ -149,4 +149,4 @@ t_ok "--resume of a sweep refuses another option: exit 2, one line" t_refuses "d
 "$T_ROOT/bench/experiment/sweep.sh" --resume sw --jobs 1 --results "$res" >"$T_TMP/sw2.out" 2>&1
 rc=$?
 t_ok "... --resume skips it, runs the others and finishes the sweep" sh -c "[ $rc = 0 ] && grep -q '\\[1/3\\] the aligned control: done before' '$T_TMP/sw2.out' &&
-	jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null && [ ! -e '$res/.incomplete-sw' ] || { tail '$T_TMP/sw2.out'; exit 1; }"
+	jq -e '[.rows[].bus_lock_ns] == [1000, 3000] and .load_rate == 1000' '$res/sw/sweep.json' >/dev/null && [ ! -e '$res/.incomplete-sw' ] || { tail '$T_TMP/sw2.out'; exit 1; }"

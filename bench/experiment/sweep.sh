@@ -40,7 +40,7 @@ SLB_PROG=sweep
 . "$SLB_ROOT/rt-config/defaults.conf"
 
 costs= cals= cal_given=0 duration=$SWEEP_DURATION_DEFAULT reps=$SWEEP_REPS_DEFAULT vcpus=$VCPUS_DEFAULT jobs=$JOBS_DEFAULT
-quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
+quantum_ns=$QUANTUM_NS_DEFAULT deadline=100 load_rate=0 results=$SLB_ROOT/results id= validate=0 runner=${SLB_RUNNER:-local}
 bus_model=${SLB_BUS_LOCK_MODEL:-$BUS_LOCK_MODEL_DEFAULT} calibration=${SLB_CALIBRATION:-$SLB_ROOT/$CALIBRATION_DEFAULT}
 
 usage() {
@@ -76,6 +76,9 @@ the isolated vCPU's latency against the cost.
                         \$SLB_RUNNER) or slurm (bench/study.sh --runner)
       --quantum-ns N    lock-step quantum, 1000 to 10000000 (default $quantum_ns)
       --deadline US     the deadline drawn and judged, 1 to 1000000 (default $deadline)
+      --load-rate N     the offender's ops per second per thread, split-off's
+                        and the aligned control's, 0 to 100000000 (default
+                        0: flat out; bench/study.sh --load-rate)
   -o, --results DIR     where the sweep goes (default results/)
       --id ID           sweep id (default: sweep-date-time)
       --resume ID       finish the interrupted sweep ID with its own options
@@ -88,7 +91,7 @@ USAGE
 # sweep_getopt ARG...: the options, as getopt reads them (the command
 # line's, and a resumed sweep's sweep.args).
 sweep_getopt() {
-	getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,results:,id:,validate,help \
+	getopt -n sweep -o d:r:v:j:o:R:h -l costs:,duration:,reps:,vcpus:,jobs:,quantum-ns:,deadline:,load-rate:,results:,id:,validate,help \
 		-l runner:,bus-lock-model:,calibration:,calibrations:,resume: -- "$@"
 }
 opts=$(sweep_getopt "$@") || exit 2
@@ -109,6 +112,7 @@ while true; do
 	-R | --runner) runner=$2; shift 2 ;;
 	--quantum-ns) quantum_ns=$2; shift 2 ;;
 	--deadline) deadline=$2; shift 2 ;;
+	--load-rate) load_rate=$2; shift 2 ;;
 	-o | --results) results=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
 	--resume) resume=$2; shift 2 ;;
@@ -210,12 +214,13 @@ else
 fi
 list=${list% }
 check_number --deadline "$deadline" 1 1000000
+check_number --load-rate "$load_rate" 0 100000000
 [ -n "$id" ] || id=sweep-$(date +%Y%m%d-%H%M%S)
 [ -n "$resume" ] || check_run_id "$results" "$id" sweep
 model_args=(--bus-lock-model "$bus_model")
 [ "$bus_model" = all ] || model_args+=(--calibration "$calibration")
 study=("$SLB_ROOT/bench/study.sh" --clock virtual "${model_args[@]}" --duration "$duration"
-	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns" --runner "$runner")
+	--reps "$reps" --vcpus "$vcpus" --jobs "$jobs" --quantum-ns "$quantum_ns" --load-rate "$load_rate" --runner "$runner")
 # The study checks the rest (and exits 2 naming the value).
 "${study[@]}" --validate --results "$results" || exit 2
 [ "$validate" = 0 ] || exit 0
@@ -227,7 +232,7 @@ if [ -z "$resume" ]; then
 	mkdir -p "$tmp" || die "cannot create $tmp"
 	# the options that make this sweep again, for --resume
 	printf '%s\n' --bus-lock-model "$bus_model" --duration "$duration" --reps "$reps" --vcpus "$vcpus" \
-		--quantum-ns "$quantum_ns" --deadline "$deadline" --id "$id" >"$tmp/sweep.args"
+		--quantum-ns "$quantum_ns" --deadline "$deadline" --load-rate "$load_rate" --id "$id" >"$tmp/sweep.args"
 	if [ -n "$cals" ]; then printf '%s\n' --calibrations "$cals" >>"$tmp/sweep.args"
 	else printf '%s\n' --costs "$costs" >>"$tmp/sweep.args"; fi
 	[ "$bus_model" = all ] || [ -z "$costs" ] || printf '%s\n' --calibration "$calibration" >>"$tmp/sweep.args"
@@ -315,12 +320,12 @@ fi
 			"$(stats_json "$tmp/$p")" || die "no summary for $p"
 	done
 } >"$tmp/sweep.dat"
-jq -R -s --argjson deadline "$deadline" --argjson model "$model" --arg id "$id" '
+jq -R -s --argjson deadline "$deadline" --argjson model "$model" --arg id "$id" --argjson rate "$load_rate" '
 	[split("\n")[] | select(length > 0 and (startswith("#") | not)) | split(" ") | (.[:6] | map(tonumber)) + .[6:] |
 	 {bus_lock_ns: .[0], split_p99_us: .[1], split_p999_us: .[2], split_max_us: .[3], aligned_p999_us: .[4], bus_hold_ns: .[5]}
 	 + (if .[6] != "-" then {calibration: .[6]} else {} end)
 	 | if $model.name == "calibrated" then .calibrated_point = (.bus_lock_ns == $model.calibrated_cost_ns) else . end] as $rows |
-	{sweep_id: $id, unit: "us", clock: "virtual", model: $model, deadline_us: $deadline, rows: $rows,
+	{sweep_id: $id, unit: "us", clock: "virtual", model: $model, deadline_us: $deadline, load_rate: $rate, rows: $rows,
 	 monotonic_p999: ([range(1; $rows | length) | $rows[.].split_p999_us >= $rows[. - 1].split_p999_us] | all),
 	 first_cost_breaking_deadline_ns: ([$rows[] | select(.split_max_us > $deadline) | .bus_lock_ns] | first // null),
 	 first_cost_p999_breaking_deadline_ns: ([$rows[] | select(.split_p999_us > $deadline) | .bus_lock_ns] | first // null)}' \
@@ -341,7 +346,7 @@ jq -r '
 	"",
 	"Bus-lock model: \(.model.description).",
 	"",
-	"split-off (a split-lock loop on the housekeeping vCPU) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per \(if .model.name == "calibrations" then "calibration (`cal-<name>/report.md`)" else "cost (`ns<C>/report.md`)" end), the control once (`aligned/report.md`).",
+	"split-off (a split-lock loop on the housekeeping vCPU, \(if .load_rate > 0 then "\(.load_rate) ops per second per thread" else "flat out" end)) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per \(if .model.name == "calibrations" then "calibration (`cal-<name>/report.md`)" else "cost (`ns<C>/report.md`)" end), the control once (`aligned/report.md`).",
 	"",
 	"| split-lock cost ns | bus hold ns | p99 us | p99.9 us | max us | aligned p99.9 us |",
 	"| ---: | ---: | ---: | ---: | ---: | ---: |",
