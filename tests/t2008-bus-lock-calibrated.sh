@@ -71,10 +71,12 @@ t_ok "calibrated, 100 us quantum: the same" lost "$T_TMP/calibrated-q100/validat
 t_ok "calibrated: the issuer's cost per split lock within x1.5 of native" \
 	jq -e '.issuer.model_over_native >= 0.667 and .issuer.model_over_native <= 1.5' "$V"
 
-# Determinism: split-off's rep 1 alone, and beside aligned with JOBS=2.
+# Determinism: split-off's rep 1 alone, and beside baseline with JOBS=2.
+# Another guest at once is what is checked; a busy one (aligned) costs x5
+# the host time of an idle one. t1003 keeps a guest beside busy loops.
 ST=("$T_ROOT/bench/study.sh" --duration 3 --reps 1 --clock virtual --calibration xeon-trap --results "$T_TMP")
 "${ST[@]}" --scenarios split-off --jobs 1 --id one >"$T_TMP/one.out" 2>&1 &
-"${ST[@]}" --scenarios split-off,aligned --jobs 2 --id two >"$T_TMP/two.out" 2>&1 &
+"${ST[@]}" --scenarios split-off,baseline --jobs 2 --id two >"$T_TMP/two.out" 2>&1 &
 wait
 t_ok "calibrated: the same seed gives byte-identical histograms, alone or beside another guest" \
 	cmp "$T_TMP/one/split-off/rep1/files/hist.txt" "$T_TMP/two/split-off/rep1/files/hist.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/experiment/image-change.sh (make bench-image) end to end on a tiny matrix
-# (baseline and aligned, 1 rep of 3 s on each image): image B is image A
+# (baseline and split-on, 1 rep of 3 s on each image): image B is image A
 # and an unused file, which the guest kernel unpacks, also when A's
 # length is not a multiple of 4 (the kernel takes a cpio member only at a
 # 4-byte offset; A here is the initramfs and 1 or 2 NULs); both studies, their comparison and image.json/md come
@@ -17,7 +17,7 @@ IC=$T_ROOT/bench/experiment/image-change.sh
 res=$T_TMP/results
 cp "$SLB_INITRD" "$T_TMP/a.img"
 head -c $(($(stat -c %s "$T_TMP/a.img") % 4 == 3 ? 2 : 1)) /dev/zero >>"$T_TMP/a.img"
-SLB_INITRD=$T_TMP/a.img "$IC" --scenarios baseline,aligned --pad 2000000 --duration 3 --reps 1 --results "$res" --id i >"$T_TMP/ic.out" 2>&1
+SLB_INITRD=$T_TMP/a.img "$IC" --scenarios baseline,split-on --pad 2000000 --duration 3 --reps 1 --results "$res" --id i >"$T_TMP/ic.out" 2>&1
 rc=$?
 r=$res/i
 t_ok "the run completes (exit 0)" sh -c "[ $rc = 0 ] || { tail -20 '$T_TMP/ic.out'; exit 1; }"
@@ -39,14 +39,14 @@ t_ok "the guest loaded image B: its initrd is larger by the file" grown
 t_ok "image A's length is not a multiple of 4" test $(($(stat -c %s "$T_TMP/a.img") % 4)) != 0
 t_ok "... and the guest unpacked image B whole" sh -c "[ -f '$r/B/baseline/rep1/console.log' ] && ! grep 'Initramfs unpacking failed' '$r/B/baseline/rep1/console.log'"
 t_ok "with 1 rep no comparison has an interval, and none is called outside one" \
-	jq -e '.comparisons_outside == [] and .comparisons_no_interval == ["aligned / baseline"] and .comparisons[0].b_in_a == null' "$r/image.json"
-t_ok "image.md says which comparisons had no interval" grep -q "without an interval (too few reps): aligned / baseline" "$r/image.md"
+	jq -e '.comparisons_outside == [] and .comparisons_no_interval == ["split-on / baseline"] and .comparisons[0].b_in_a == null' "$r/image.json"
+t_ok "image.md says which comparisons had no interval" grep -q "without an interval (too few reps): split-on / baseline" "$r/image.md"
 t_ok "image.json names both images and the pad" jq -e '.image_b.pad_bytes == 2000000 and (.image_a.sha256 | length == 64)
 	and .image_a.sha256 != .image_b.sha256 and .clock == "virtual"' "$r/image.json"
 t_ok "image.json has B/A per scenario and the study's comparison on each image" \
-	jq -e '([.scenarios[].scenario] | sort) == ["aligned", "baseline"] and ([.comparisons[].label] == ["aligned / baseline"])
+	jq -e '([.scenarios[].scenario] | sort) == ["baseline", "split-on"] and ([.comparisons[].label] == ["split-on / baseline"])
 	and (.comparisons[0] | has("b_in_a") and has("a_in_b") and has("same_verdict"))' "$r/image.json"
-t_ok "image.md has both tables" sh -c "grep -q '^| baseline | x' '$r/image.md' && grep -q '^| aligned / baseline | x' '$r/image.md'"
+t_ok "image.md has both tables" sh -c "grep -q '^| baseline | x' '$r/image.md' && grep -q '^| split-on / baseline | x' '$r/image.md'"
 t_ok "image B itself is not kept" sh -c "! find '$r' -name B.img | grep -q ."
 t_ok "the same id is refused" t_refuses "'i' exists" "$IC" --scenarios baseline --reps 1 --duration 3 --results "$res" --id i
 t_ok "a pad of 0 bytes is refused" t_refuses "--pad=0 is out of range (allowed: 1 to 100000000)" "$IC" --pad 0 --results "$res"
