@@ -11,6 +11,9 @@
 # gives the same stream; a bad JOBS exits 2 naming the value.
 # t-light: its fake scripts sleep
 . "$(dirname "$0")/lib.sh"
+# The fakes' streams are compared whole: a SLB_TEST_KEEP=1 suite must not
+# make them print where they keep their directories.
+unset SLB_TEST_KEEP
 RT=$T_ROOT/tests/run-tests.sh
 d=$T_TMP/fake log=$T_TMP/times.log
 mkdir -p "$d"
