@@ -38,10 +38,10 @@ t_ok "vCPUs 1-2 isolated" t_fact "$d" cpus_isolated 1-2
 # pvpanic, isa-debugcon, a serial port) has every device a default build
 # gives it, each type as many times: the device tree of the default build.
 devices() {
-	printf 'info qtree\nquit\n' | timeout 60 "$SLB_QEMU" -L /usr/share/seabios -L /usr/share/qemu -machine pc -bios qboot.rom -nodefaults -display none -S \
+	printf 'info qtree\nquit\n' | timeout 60 "${SLB_QEMU:-qemu-system-x86_64}" -L /usr/share/seabios -L /usr/share/qemu -machine pc -bios qboot.rom -nodefaults -display none -S \
 		-accel tcg,thread=single -icount shift=0 -cpu Snowridge -smp 2 -m 512 \
 		-device pvpanic -chardev null,id=o -device isa-debugcon,iobase=0xe9,chardev=o -serial null -monitor stdio 2>&1 |
-		sed -n 's/^ *dev: \([^,]*\),.*/\1/p' | sort | uniq -c | awk '{ printf "%s %s\n", $2, $1 }' | tr '\n' ' '
+		sed -n 's/^ *dev: \([^,]*\),.*/\1/p' | LC_ALL=C sort | uniq -c | awk '{ printf "%s %s\n", $2, $1 }' | tr '\n' ' '
 }
 want='PIIX3 1 PIIX4_PM 1 fw_cfg_io 1 hpet 1 i440FX 1 i440FX-pcihost 1 i8042 1 i8257 2 ioapic 1 isa-debugcon 1 isa-fdc 1 isa-i8259 2 isa-pcspk 1 isa-pit 1 isa-serial 1 kvmvapic 1 mc146818rtc 1 piix3-ide 1 port92 1 ps2-kbd 1 ps2-mouse 1 pvpanic 1 smbus-eeprom 8 vmmouse 1 vmport 1 '
 same_devices() { local got; got=$(devices); [ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; return 1; }; }

@@ -11,7 +11,8 @@ header() {
 		NR == 2 && $0 != "From: splitlock-bench developers <devel@splitlock-bench.invalid>" { print "line 2: " $0; bad = 1 }
 		NR == 3 && !/^Date: / { print "line 3: " $0; bad = 1 }
 		NR == 4 && !/^Subject: \[PATCH( [0-9]+\/[0-9]+)?\] / { print "line 4: " $0; bad = 1 }
-		NR == 4 { exit bad }' "$1"
+		NR == 4 { exit bad }
+		END { if (NR < 4) { print "only " NR " lines"; exit 1 } }' "$1"
 }
 for p in "$T_ROOT"/patch/linux/*.patch "$T_ROOT"/patch/qemu/*.patch; do
 	t_ok "format-patch header: ${p#"$T_ROOT"/}" header "$p"

@@ -128,7 +128,7 @@ t_ok "... no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2
 # A sweep of two costs: each study a job array, all submitted at once.
 "$T_ROOT/bench/experiment/sweep.sh" --runner slurm --bus-lock-model all --costs "1000 3000" --load-rate 1000 --duration 3 --reps 1 --results "$res" --id sw >"$T_TMP/sw.out" 2>&1
 t_ok "RUNNER=slurm sweep of 2 costs completes" sh -c "[ $? = 0 ] && jq -e '[.rows[].bus_lock_ns] == [1000, 3000]' '$res/sw/sweep.json' >/dev/null || { tail '$T_TMP/sw.out'; exit 1; }"
-t_ok "... each of its studies ran on Slurm" jq -e '.runner.kind == "slurm"' "$res/sw/aligned/manifest.json" "$res/sw/ns1000/manifest.json" "$res/sw/ns3000/manifest.json"
+t_ok "... each of its studies ran on Slurm" jq -s -e 'length == 3 and all(.[]; .runner.kind == "slurm")' "$res/sw/aligned/manifest.json" "$res/sw/ns1000/manifest.json" "$res/sw/ns3000/manifest.json"
 at_once() { # submitted within 15 s (one after another: 20 s or more each)
 	jq -e -s '[.[].date | fromdateiso8601] | max - min < 15' "$res"/sw/{aligned,ns1000,ns3000}/manifest.json ||
 		jq -r .date "$res"/sw/{aligned,ns1000,ns3000}/manifest.json

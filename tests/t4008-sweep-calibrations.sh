@@ -37,8 +37,8 @@ t_ok "the report says none is scaled and names each row's calibration" sh -c "
 	grep -q '^Bus-lock model: calibrated, each calibration at its own cost, hold and shield, none scaled' '$sw/report.md' &&
 	grep -q '^| 1008 (amd-epyc-kvm) | 928 |' '$sw/report.md' && grep -q '^| 57283 (xeon-trap) | 7034 |' '$sw/report.md'"
 t_ok "--load-rate reaches every study and is named in sweep.json and the report" sh -c "
-	jq -e '.params.load_rate == 1000' '$sw/aligned/manifest.json' '$sw/cal-amd-epyc-kvm/manifest.json' '$sw/cal-xeon-trap/manifest.json' >/dev/null &&
-	jq -e '.load_rate == 1000' '$sw/sweep.json' >/dev/null && grep -q 'housekeeping vCPU, 1000 ops per second per thread)' '$sw/report.md'"
+	jq -s -e 'length == 3 and all(.[]; .params.load_rate == 1000)' '$sw/aligned/manifest.json' '$sw/cal-amd-epyc-kvm/manifest.json' '$sw/cal-xeon-trap/manifest.json' >/dev/null &&
+	jq -e '.load_rate == 1000' '$sw/sweep.json' >/dev/null && grep -q 'against its aligned control, both at 1000 ops per second per thread,' '$sw/report.md'"
 t_ok "the plot is a PNG" t_is_png "$sw/sweep.png" 5000
 t_ok "... and an SVG naming the calibrations" sh -c "grep -q 'amd-epyc-kvm' '$sw/sweep.svg' && grep -q 'xeon-trap' '$sw/sweep.svg'"
 t_ok "no incomplete directory is left" sh -c "! ls -d '$res'/.incomplete-* 2>/dev/null"

@@ -346,7 +346,7 @@ jq -r '
 	"",
 	"Bus-lock model: \(.model.description).",
 	"",
-	"split-off (a split-lock loop on the housekeeping vCPU, \(if .load_rate > 0 then "\(.load_rate) ops per second per thread" else "flat out" end)) against its aligned control, cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per \(if .model.name == "calibrations" then "calibration (`cal-<name>/report.md`)" else "cost (`ns<C>/report.md`)" end), the control once (`aligned/report.md`).",
+	"split-off (a split-lock loop on the housekeeping vCPU) against its aligned control, \(if .load_rate > 0 then "both at \(.load_rate) ops per second per thread" else "both flat out" end), cyclictest on the isolated vCPU; p99, p99.9 and max pooled over the reps, corrected for coordinated omission; one study per \(if .model.name == "calibrations" then "calibration (`cal-<name>/report.md`)" else "cost (`ns<C>/report.md`)" end), the control once (`aligned/report.md`).",
 	"",
 	"| split-lock cost ns | bus hold ns | p99 us | p99.9 us | max us | aligned p99.9 us |",
 	"| ---: | ---: | ---: | ---: | ---: | ---: |",
