@@ -30,6 +30,10 @@ else
 	trap 'rm -rf "$T_TMP"' EXIT
 fi
 HOSTBIN=$T_ROOT/build/host
+# T_PC: the guest's machine for the checks that start QEMU themselves: the
+# firmware paths and the pc machine without default devices (QEMU is built
+# with only the guest's: rt-config/qemu-devices.mak), as run-guest.sh has it.
+T_PC=(-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults)
 if [ -n "${SLB_INITRD:-}" ]; then
 	_t_base=$(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/scripts/lib-build.sh" && initrd_base "$SLB_INITRD")
 	[ ! -f "$_t_base" ] || export SLB_INITRD=$_t_base

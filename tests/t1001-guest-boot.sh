@@ -38,7 +38,7 @@ t_ok "vCPUs 1-2 isolated" t_fact "$d" cpus_isolated 1-2
 # pvpanic, isa-debugcon, a serial port) has every device a default build
 # gives it, each type as many times: the device tree of the default build.
 devices() {
-	printf 'info qtree\nquit\n' | timeout 60 "${SLB_QEMU:-qemu-system-x86_64}" -L /usr/share/seabios -L /usr/share/qemu -machine pc -bios qboot.rom -nodefaults -display none -S \
+	printf 'info qtree\nquit\n' | timeout 60 "${SLB_QEMU:-qemu-system-x86_64}" "${T_PC[@]}" -bios qboot.rom -display none -S \
 		-accel tcg,thread=single -icount shift=0 -cpu Snowridge -smp 2 -m 512 \
 		-device pvpanic -chardev null,id=o -device isa-debugcon,iobase=0xe9,chardev=o -serial null -monitor stdio 2>&1 |
 		sed -n 's/^ *dev: \([^,]*\),.*/\1/p' | LC_ALL=C sort | uniq -c | awk '{ printf "%s %s\n", $2, $1 }' | tr '\n' ' '

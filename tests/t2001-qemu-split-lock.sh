@@ -133,7 +133,7 @@ t_ok "DEBUGCTL.BUS_LOCK_DETECT without the CPUID bit is #GP" t_file_has "$T_TMP/
 # test-ctrl=on only means something under TCG: another accelerator must
 # refuse it, not accept it and emulate nothing (qtest stands in for one).
 t_ok "QEMU: test-ctrl=on outside TCG is refused" t_qemu_refuses "test-ctrl=on needs TCG" \
-	-nodefaults -L /usr/share/seabios -L /usr/share/qemu -machine pc -accel qtest -qtest null -cpu Icelake-Server,test-ctrl=on
+	"${T_PC[@]}" -accel qtest -qtest null -cpu Icelake-Server,test-ctrl=on
 # accepted: QEMU ARGS... is still running (paused, -S) after 3 s.
 accepted() {
 	"${SLB_QEMU:-qemu-system-x86_64}" -nodefaults -display none -S "$@" </dev/null 2>"$T_TMP/acc.err" &
@@ -144,4 +144,4 @@ accepted() {
 	wait $p 2>/dev/null
 	return 0
 }
-t_ok "QEMU: ... but accepted under TCG" accepted -L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg -cpu Icelake-Server,test-ctrl=on
+t_ok "QEMU: ... but accepted under TCG" accepted "${T_PC[@]}" -accel tcg -cpu Icelake-Server,test-ctrl=on

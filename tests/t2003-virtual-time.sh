@@ -93,12 +93,12 @@ t_ok "the manifest records the clock mode, jobs and the bus-lock model (calibrat
 
 # QEMU refuses what the model cannot do.
 t_ok "QEMU: bus-lock-ns without -icount is refused" t_qemu_refuses "bus-lock-ns needs TCG with -icount" \
-	-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg -cpu Snowridge,bus-lock-ns=1000
+	"${T_PC[@]}" -accel tcg -cpu Snowridge,bus-lock-ns=1000
 t_ok "QEMU: bus-lock-ns=2000000 is refused" t_qemu_refuses "bus-lock-ns=2000000 is out of range" \
-	-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg,thread=single -icount shift=0 -cpu Snowridge,bus-lock-ns=2000000
+	"${T_PC[@]}" -accel tcg,thread=single -icount shift=0 -cpu Snowridge,bus-lock-ns=2000000
 t_ok "QEMU: tsc-crystal without -icount is refused" t_qemu_refuses "tsc-crystal needs -icount" \
-	-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg -cpu Snowridge,tsc-crystal=on
+	"${T_PC[@]}" -accel tcg -cpu Snowridge,tsc-crystal=on
 t_ok "QEMU: tsc-crystal on a CPUID level below 0x15 is refused" t_qemu_refuses "tsc-crystal needs CPUID level 0x15" \
-	-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg,thread=single -icount shift=0 -cpu Snowridge,tsc-crystal=on,level=13
+	"${T_PC[@]}" -accel tcg,thread=single -icount shift=0 -cpu Snowridge,tsc-crystal=on,level=13
 t_ok "QEMU: lockstep without -icount is refused" t_qemu_refuses "lockstep=10000 needs -icount" -accel tcg,lockstep=10000
 t_ok "QEMU: lockstep=10 is refused" t_qemu_refuses "lockstep=10 is out of range" -icount shift=0 -accel tcg,lockstep=10

@@ -171,14 +171,14 @@ triple_exits() {
 	local i rc
 	for i in $(seq 1 40); do
 		rc=0
-		timeout -s KILL 10 "${SLB_QEMU:-qemu-system-x86_64}" -bios "$bios" -L /usr/share/seabios -L /usr/share/qemu \
-			-machine pc -nodefaults -display none -no-reboot -smp 2 -icount shift=0,sleep=off \
+		timeout -s KILL 10 "${SLB_QEMU:-qemu-system-x86_64}" -bios "$bios" "${T_PC[@]}" \
+			-display none -no-reboot -smp 2 -icount shift=0,sleep=off \
 			-accel tcg,thread=single,lockstep=10000 </dev/null >/dev/null 2>&1 || rc=$?
 		[ "$rc" != 137 ] || { echo "run $i of 40: QEMU still running after 10 s: killed"; return 1; }
 	done
 }
 t_ok "a triple fault in lock-step ends QEMU (-no-reboot) instead of hanging it" triple_exits
 t_ok "QEMU: vCPUs with different bus-lock-ns are refused (they share translated code)" \
-	t_qemu_refuses "bus-lock-ns=5 differs from CPU 0's 0" -L /usr/share/seabios -L /usr/share/qemu -machine pc \
-	-nodefaults -icount shift=0,sleep=off -accel tcg,thread=single -smp 1,maxcpus=2,cores=2 -cpu Snowridge \
+	t_qemu_refuses "bus-lock-ns=5 differs from CPU 0's 0" "${T_PC[@]}" \
+	-icount shift=0,sleep=off -accel tcg,thread=single -smp 1,maxcpus=2,cores=2 -cpu Snowridge \
 	-device Snowridge-x86_64-cpu,bus-lock-ns=5,socket-id=0,core-id=1,thread-id=0

@@ -25,7 +25,7 @@
 . "$(dirname "$0")/lib.sh"
 t_require_guest "calibrated bus-lock model tests"
 
-Q=(-L /usr/share/seabios -L /usr/share/qemu -machine pc -nodefaults -accel tcg,thread=single -icount shift=0)
+Q=("${T_PC[@]}" -accel tcg,thread=single -icount shift=0)
 t_ok "QEMU: bus-hold-ns more than bus-lock-ns is refused" \
 	t_qemu_refuses "bus-hold-ns=2000 is more than bus-lock-ns=1000" "${Q[@]}" -cpu Snowridge,bus-lock-ns=1000,bus-hold-ns=2000
 t_ok "QEMU: bus-cache-kb without bus-lock-ns is refused" \
