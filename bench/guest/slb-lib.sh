@@ -288,7 +288,11 @@ slb_trace_stop() {
 		echo "${c##*/}_overrun=$(sed -n 's/^overrun: //p' "$s")"
 	done >>trace-facts.txt
 	echo "raw_bytes=$(wc -c <"$raw")" >>trace-facts.txt
-	slb-trace --cpus "$SLB_TRACE_CPUS" --json --text trace-summary.txt --excerpt trace-worst.txt "$raw" >trace-summary.json 2>trace-summary.err
+	# An RT task's sleep is a HARD hrtimer only under PREEMPT_RT; a native
+	# kernel without it arms every sleep soft.
+	soft=
+	[ -e /sys/kernel/realtime ] || soft=--soft
+	slb-trace --cpus "$SLB_TRACE_CPUS" $soft --json --text trace-summary.txt --excerpt trace-worst.txt "$raw" >trace-summary.json 2>trace-summary.err
 	[ -s trace-summary.err ] || rm -f trace-summary.err
 	rm -f "$raw"
 	echo 0 >"$SLB_TRACE_DIR/events/enable"
