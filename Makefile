@@ -48,7 +48,7 @@ UNIT_TESTS  := $(patsubst tests/unit/%.c,$(HOSTBIN)/%,$(wildcard tests/unit/test
 
 LIB_SRCS := $(wildcard bench/lib/*.c)
 
-.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-boot bench-image calibrate validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kernel-hz250 kmod qemu initramfs \
+.PHONY: all help deps bench bench-sweep bench-qemu bench-model bench-boot bench-image calibrate wakeup-native validate-model checkpatch plots report compare kernel kernel-nofix kernel-defwarn kernel-hz250 kmod qemu initramfs \
 	shell smoke test unit-test clean
 
 all: $(HOST_TOOLS) $(GUEST_PROGS)
@@ -79,6 +79,8 @@ help:
 	@echo "make bench-sweep  split-off against the split-lock cost under BUS_LOCK_MODEL=$(BUS_LOCK_MODEL): $(if $(filter all,$(BUS_LOCK_MODEL)),SWEEP_NS=\"$(or $(SWEEP_NS),$(SWEEP_NS_ALL_DEFAULT))\",SWEEP_CALIBRATIONS=\"$(or $(SWEEP_CALIBRATIONS),$(SWEEP_CALIBRATIONS_DEFAULT))\" (or SWEEP_NS=: CALIBRATION scaled)) LOAD_RATE=$(LOAD_RATE)"
 	@echo "make calibrate  this machine's split-lock costs, no emulator: CAL_DURATION=$(CAL_DURATION) CAL_REPS=$(CAL_REPS)"
 	@echo "                CAL_SIZES=$(CAL_SIZES) CAL_CPUS=VICTIM,LOAD CAL_LOAD_RATE=$(CAL_LOAD_RATE) CAL_MAX_SPLIT_S=$(CAL_MAX_SPLIT_S)"
+	@echo "make wakeup-native  cyclictest natively (root) under an aligned and a split load, the victim CPU idle or kept busy:"
+	@echo "                WN_REPS= WN_DURATION= WN_VICTIM=idle,busy WN_CPUS=VICTIM,LOAD WN_LOAD_RATE= WN_MAX_SPLIT_S="
 	@echo "make validate-model  the bus-lock model (slb-calibrate in the guest) beside a native calibration, per level:"
 	@echo "                VAL_NATIVE=<calibration.json> BUS_LOCK_NS=$(BUS_LOCK_NS) QUANTUM_NS=$(QUANTUM_NS) VAL_DURATION= VAL_REPS= VAL_SIZES="
 	@echo "make validate-study  the same scenarios natively (root) and in the model, model/native at p50/p99/p99.9:"
@@ -250,6 +252,16 @@ CAL_ARGS = --duration "$(CAL_DURATION)" --reps "$(CAL_REPS)" --sizes "$(CAL_SIZE
 	$(if $(CAL_CPUS),--cpus "$(CAL_CPUS)")
 calibrate: $(GUESTBIN)/slb-calibrate
 	$(Q)bench/experiment/calibrate.sh $(CAL_ARGS)
+
+# Where a native wake-up loses its time to split locks (bench/experiment/wakeup-native.sh):
+# cyclictest on the victim CPU under an aligned and a split load, the
+# victim CPU idle between wake-ups or kept busy (no idle exit). Split locks
+# slow the whole machine: the tool refuses a plan past WN_MAX_SPLIT_S.
+WN_ARGS = $(if $(WN_REPS),--reps "$(WN_REPS)") $(if $(WN_DURATION),--duration "$(WN_DURATION)") \
+	$(if $(WN_VICTIM),--victim "$(WN_VICTIM)") $(if $(WN_CPUS),--cpus "$(WN_CPUS)") \
+	$(if $(WN_LOAD_RATE),--load-rate "$(WN_LOAD_RATE)") $(if $(WN_MAX_SPLIT_S),--max-split-s "$(WN_MAX_SPLIT_S)")
+wakeup-native: $(GUESTBIN)/slb-load $(HOSTBIN)/slb-hist $(HOSTBIN)/slb-ratio
+	$(Q)bench/experiment/wakeup-native.sh $(WN_ARGS)
 
 # The bus-lock model against the machine (bench/experiment/validate-model.sh): the
 # calibration's victim and issuer in the guest (virtual clock, BUS_LOCK_NS)
