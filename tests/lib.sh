@@ -13,6 +13,7 @@
 #   t_expect_code N CMD...  CMD exits N
 #   t_line_count N FILE     FILE has N lines
 #   t_interrupt OUT PATTERN SECONDS CMD...   Ctrl-C CMD once OUT shows PATTERN
+#   jq ARG...               jq whose -e fails when no value came out (see below)
 # Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel; SLB_INITRD
 # becomes the image's base where it has one (scripts/build-initramfs.sh: the
 # image without stress-ng, which no test runs in a guest; 14 of 44 MB, and
@@ -39,6 +40,42 @@ if [ -n "${SLB_INITRD:-}" ]; then
 	[ ! -f "$_t_base" ] || export SLB_INITRD=$_t_base
 fi
 GUESTBIN=$T_ROOT/build/guest
+
+# jq whose -e (--exit-status) fails, exit 4, when no value came out at
+# all. Debian 12's jq 1.6 exits 0 then, so a check like `jq -e '.n > 0'
+# FILE` passed on an empty FILE: the very output a broken tool leaves.
+# (Otherwise -e is jq's own: the last value decides.) It stands in for jq
+# in the test scripts and what t_ok runs; the product's scripts and `sh -c`
+# strings get the real one, and a `! jq -e` would pass on empty input.
+# The options are read up to the filter, skipping their values.
+jq() {
+	local e=0 i=1 a out rc
+	while [ "$i" -le $# ]; do
+		a=${!i}
+		case $a in
+		--exit-status) e=1 ;;
+		--arg | --argjson | --slurpfile | --rawfile) i=$((i + 2)) ;;
+		-L | -f | --from-file | --indent) i=$((i + 1)) ;;
+		--args | --jsonargs | --) break ;;
+		--*) ;;
+		-L* | -f*) ;;
+		-[a-zA-Z]*) case $a in *e*) e=1 ;; esac ;;
+		*) break ;;     # the filter: options end here
+		esac
+		i=$((i + 1))
+	done
+	[ "$e" = 1 ] || { command jq "$@"; return; }
+	out=$(mktemp "$T_TMP/jq.XXXXXX")
+	command jq "$@" >"$out"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$out" ]; then
+		echo "jq -e: no value came out (empty input?)" >&2
+		rc=4
+	fi
+	cat "$out"
+	rm -f "$out"
+	return "$rc"
+}
 
 _t_next() {
 	local n

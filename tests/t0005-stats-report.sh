@@ -58,12 +58,12 @@ mkdir -p "$T_TMP/co50/late/rep1/files"
 echo late >"$T_TMP/co50/scenarios.list"
 printf 'outcome=ok\nload_fate=none\nct_interval_us=1000\n' >"$T_TMP/co50/late/rep1/rep.info"
 printf '# Histogram\n000010 000100\n100000 000010\n# Total: 000000110\n# Max Latencies: 100000\n# Histogram Overflows: 00000\n' >"$T_TMP/co50/late/rep1/files/hist.txt"
-t_ok "per rep p50, raw (10 us) and corrected for coordinated omission (45000 us)" sh -c "'$STATS' '$T_TMP/co50' | jq -e '.scenarios[0].per_rep[0] | .p50_us == 10 and .co_p50_us == 45000 and .missed_periods == 990'"
+t_ok "per rep p50, raw (10 us) and corrected for coordinated omission (45000 us)" sh -c "out=\$('$STATS' '$T_TMP/co50') && [ -n \"\$out\" ] && printf '%s\\n' \"\$out\" | jq -e '.scenarios[0].per_rep[0] | .p50_us == 10 and .co_p50_us == 45000 and .missed_periods == 990'"
 t_ok "harm run: 'raised p99.9 ... over the aligned control'" has_verdict harm '^split-off: the load on the housekeeping vCPU\(s\) raised p99.9 latency .* x[0-9.]+ \(95 % CI'
 t_ok "harm run: offender died of SIGBUS, latency shown within x1.2 of baseline" has_verdict harm 'died of SIGBUS in 6 of 6 reps.*stayed within x1.2 of baseline.*equivalent within x1.2'
 t_ok "harm run: decision states what was measured and what was not" has_verdict harm '^Decision: in this run the split-lock load raised .* over aligned, .* enabling split_lock_detect removed the measured harm. .*What detection cost a split-lock-free load \(aligned-on\): x1.00 .*equivalent within x1.2.* Not measured here: what detection does to an RT task'
 t_ok "harm run: missing periods are called coordinated omission, not extra starvation" has_verdict harm 'measured 25 % of its periods .*\(aligned: 100 %\).*coordinated omission'
-t_ok "noharm-like cycles: 100 % everywhere is 'not starved'" sh -c "'$T_ROOT/tests/fake-run.sh' '$T_TMP/full' aligned:100:10:2:completed split-off:100:10:2:completed && '$STATS' '$T_TMP/full' | jq -e '[.verdicts[] | test(\"it was not starved\")] | any'"
+t_ok "noharm-like cycles: 100 % everywhere is 'not starved'" sh -c "'$T_ROOT/tests/fake-run.sh' '$T_TMP/full' aligned:100:10:2:completed split-off:100:10:2:completed && out=\$('$STATS' '$T_TMP/full') && [ -n \"\$out\" ] && printf '%s\\n' \"\$out\" | jq -e '[.verdicts[] | test(\"it was not starved\")] | any'"
 
 # Verdicts come from the roles in the run's scenarios.conf, whatever the
 # scenarios are called.
@@ -79,7 +79,7 @@ t_ok "custom names: a harm verdict for 'noisy'" has_verdict named '^noisy: the l
 t_ok "custom names: a kill verdict for 'guarded'" has_verdict named '^guarded: the offender died of SIGBUS in 6 of 6 reps'
 t_ok "custom names: a decision" has_verdict named '^Decision: in this run the split-lock load raised .* over quiet'
 rm "$T_TMP/named/scenarios.conf"
-t_ok "no roles: no comparisons, and the verdicts say why" sh -c "'$STATS' '$T_TMP/named' | jq -e '(.comparisons | length) == 0 and (.verdicts[0] | test(\"no roles\"))'"
+t_ok "no roles: no comparisons, and the verdicts say why" sh -c "out=\$('$STATS' '$T_TMP/named') && [ -n \"\$out\" ] && printf '%s\\n' \"\$out\" | jq -e '(.comparisons | length) == 0 and (.verdicts[0] | test(\"no roles\"))'"
 
 # Run "noharm": split-off like aligned.
 "$FAKE" "$T_TMP/noharm" baseline:100:10:6:none aligned:100:10:6:completed \
@@ -211,7 +211,7 @@ t_ok "... and the summary gives sld_buslock null (not measured) for it" jq -e '[
 for i in 1 2 3 4 5 6; do echo "sld_buslock=$((100 + i))" >>"$T_TMP/rl/split-ratelimit/rep$i/rep.info"; done
 "$STATS" "$T_TMP/rl" >"$T_TMP/rl.json"
 t_ok "ratelimit with the buslock counter: the #DB traps per rep are stated" has_verdict rl 'split locks per second \(median over reps; 104 bus-lock #DB traps per rep\)'
-t_ok "... and passed on by the summary (JSON and CSV)" sh -c "'$HOSTBIN/slb-summary' --json '$T_TMP/rl' | jq -e '[.scenarios[] | select(.name == \"split-ratelimit\") | .reps[].sld_buslock] == [101, 102, 103, 104, 105, 106]' >/dev/null && '$HOSTBIN/slb-summary' --csv '$T_TMP/rl' | grep -q '^split-ratelimit,1,ok,completed,105,0,101,'"
+t_ok "... and passed on by the summary (JSON and CSV)" sh -c "out=\$('$HOSTBIN/slb-summary' --json '$T_TMP/rl') && [ -n \"\$out\" ] && printf '%s\\n' \"\$out\" | jq -e '[.scenarios[] | select(.name == \"split-ratelimit\") | .reps[].sld_buslock] == [101, 102, 103, 104, 105, 106]' >/dev/null && '$HOSTBIN/slb-summary' --csv '$T_TMP/rl' | grep -q '^split-ratelimit,1,ok,completed,105,0,101,'"
 maxpoint() { [ "$(awk '!/^#/ { print $1 }' "$T_TMP/unus/plots/data/split-off.max")" = "$(jq '.scenarios[1].max_us' "$T_TMP/unus/stats.json")" ]; }
 t_ok "1-CDF: the largest sample is marked (its own point, at the pooled max)" maxpoint
 rep_unus() { "$T_ROOT/bench/report/report.sh" "$T_TMP/unus" >/dev/null 2>&1; grep -q '^| split-off | 5/6 (1 unusable) |' "$T_TMP/unus/report.md"; }

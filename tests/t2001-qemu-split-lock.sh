@@ -126,7 +126,7 @@ ac_off_db_on() { t_file_has "$rl" test_ctrl '^0x0$' && t_file_has "$rl" debugctl
 t_ok "ratelimit:10: #AC off (TEST_CTRL 0), #DB on (DEBUGCTL 0x4)" ac_off_db_on
 t_ok "ratelimit:10: the offender's bus locks trap (#DB logged)" t_file_has "$rl" dmesg.txt '#DB: slb-load/[0-9]* took a bus_lock trap'
 # Unthrottled the same loop runs at tens of thousands per second.
-rate_held() { jq -e '.ops_per_s >= 5 and .ops_per_s <= 15' "$rl/files/load.json" || cat "$rl/files/load.json"; }
+rate_held() { jq -e '.ops_per_s >= 5 and .ops_per_s <= 15' "$rl/files/load.json" || { cat "$rl/files/load.json"; return 1; }; }
 t_ok "ratelimit:10: the offender ran at 5-15 split locks per second" rate_held
 t_ok "DEBUGCTL.BUS_LOCK_DETECT without the CPUID bit is #GP" t_file_has "$T_TMP/on" debugctl_bld.rc '^1$'
 

@@ -60,6 +60,7 @@ t_ok "... the guest study's layout: per rep outcome, rep.info, histogram, cyclic
 t_ok "... only the runnable scenarios are in the run" sh -c "[ \"\$(cat '$run/scenarios.list' | tr '\n' ' ')\" = 'baseline aligned split-off ' ]"
 t_ok "... summary: 2 of 2 reps ok in each" jq -e '[.scenarios[] | .reps_ok] == [2, 2, 2]' "$run/summary.json"
 t_ok "... split-off's load: split, 2000 ops/s on the other CPUs, ran to the end" sh -c "
+	[ -s '$run/split-off/rep1/files/load.json' ] &&
 	jq -e '.mode == \"split\" and .rate == 2000 and .finished' '$run/split-off/rep1/files/load.json' &&
 	grep -qx 'measured=$last' '$run/split-off/rep1/files/facts.txt' && grep -qx completed '$run/split-off/rep2/files/load.fate'"
 cycles() { # rep.info has cyclictest's own count of periods, and the 1000 asked for
