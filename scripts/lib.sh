@@ -30,8 +30,10 @@ usage_error() { printf '%s: %s\n' "$SLB_PROG" "$*" >&2; exit 2; }
 # check_number NAME VALUE MIN MAX: a usage error (exit 2) naming NAME and
 # VALUE unless VALUE is a whole number from MIN to MAX.
 check_number() {
-	case $2 in '' | *[!0-9]*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
-	{ [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
+	# no leading zero: the shell's arithmetic reads 010 as octal and 08 as
+	# an error, where test(1) reads them as decimal
+	case $2 in '' | *[!0-9]* | 0?*) usage_error "$1 '$2' is not a whole number (allowed: $3 to $4)" ;; esac
+	{ [ "${#2}" -le 18 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } || usage_error "$1=$2 is out of range (allowed: $3 to $4)"
 }
 
 # check_choice NAME VALUE WORD...: a usage error (exit 2) naming NAME and

@@ -16,6 +16,10 @@ t_ok "unknown scenario" refuses "unknown scenario 'nosuch' (allowed: baseline" -
 t_ok "DURATION=abc" refuses "DURATION 'abc' is not a whole number" --duration abc
 t_ok "DURATION=2 (too short)" refuses "DURATION=2 is out of range (allowed: 3 to 3600)" --duration 2
 t_ok "REPS=0" refuses "REPS=0" --reps 0
+# test(1) reads 010 as ten, the shell's arithmetic as eight, and 08 not
+# at all: a leading zero is refused (scripts/lib.sh check_number).
+t_ok "REPS=010 (a leading zero)" refuses "REPS '010'" --reps 010
+t_ok "DURATION=08 (a leading zero)" refuses "DURATION '08'" --duration 08
 t_ok "VCPUS=1: nothing to isolate" refuses "VCPUS=1 leaves nothing to isolate" --vcpus 1
 t_ok "INTERVAL=50" refuses "INTERVAL=50" --interval 50
 t_ok "bad run id" refuses "--id '../x'" --id ../x
