@@ -9,14 +9,19 @@
 # halt and wake of its vCPU). Reps interleave every victim and load.
 # Keeps in RESULTS/wakeup-native-<id>/ (written as .incomplete-<id>,
 # renamed at the end):
-#   runs/VICTIM-LOAD-REP.hist   each run's cyclictest histogram (1 us)
+#   runs/VICTIM-LOAD-REP.hist   each run's cyclictest histogram (1 us, its
+#                 empty buckets left out: slb-histcompact)
 #   runs.dat      "VICTIM-LOAD-STAT value" lines, one per run and statistic
-#                 (a busy victim's spinner: spin_cpu_s, the CPU time it
-#                 ran, and spin_last_cpu, the CPU it ran on last)
+#                 (load_ops_s: the LOCKed ops per second the load ran; a
+#                 busy victim's spinner: spin_cpu_s, the CPU time it ran,
+#                 and spin_last_cpu, the CPU it ran on last)
 #   wakeup.json   per victim and load: each run's p50, p99, p99.9 and max
 #                 (slb-hist); per victim split/aligned and per load
 #                 busy/idle of each statistic (slb-ratio: Hodges-Lehmann
-#                 on logs with its 95 % interval); the machine
+#                 on logs with its 95 % interval); the machine, with its
+#                 split-lock detection as bench/target/detect.sh reads it
+#                 (a CPU that detects split locks may trap or throttle
+#                 the split load: load_ops_s says how far)
 #   wakeup.txt    the same as a table
 #   progress.log  what ran when
 # Split locks natively slow every CPU of the machine: the tool refuses a
@@ -88,16 +93,21 @@ idle | busy | idle,busy) ;;
 busy,idle) victims=idle,busy ;;
 *) usage_error "--victim '$victims' is not idle, busy or idle,busy" ;;
 esac
-ncpu=$(nproc)
-if [ -z "$cpus" ]; then
-	cpus=$((ncpu - 1)),0
-fi
+# The CPUs this process may run on (its affinity, as taskset and the
+# pinned tools see them), not a count: ids need not be 0 to N-1.
+mapfile -t avail < <(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' |
+	awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+[ "${#avail[@]}" -ge 2 ] || die "this machine has ${#avail[@]} CPU available to this process; the tool needs 2"
+[ -n "$cpus" ] || cpus=${avail[${#avail[@]} - 1]},${avail[0]}
 [[ $cpus =~ ^([0-9]+),([0-9]+)$ ]] || usage_error "--cpus '$cpus' is not VICTIM,LOAD (two CPU numbers)"
 vcpu=${BASH_REMATCH[1]} lcpu=${BASH_REMATCH[2]}
-[ "$vcpu" != "$lcpu" ] || usage_error "--cpus '$cpus' names one CPU twice (allowed: two different CPUs below $ncpu)"
-[ "$ncpu" -ge 2 ] || die "this machine has $ncpu CPU available; the tool needs 2"
-[ "$vcpu" -lt "$ncpu" ] && [ "$lcpu" -lt "$ncpu" ] ||
-	usage_error "--cpus '$cpus' names a CPU this machine does not have (allowed: 0 to $((ncpu - 1)))"
+check_number "--cpus' victim CPU" "$vcpu" 0 4095
+check_number "--cpus' load CPU" "$lcpu" 0 4095
+[ "$vcpu" != "$lcpu" ] || usage_error "--cpus '$cpus' names one CPU twice (allowed: two different CPUs of ${avail[*]})"
+for c in "$vcpu" "$lcpu"; do
+	[[ " ${avail[*]} " == *" $c "* ]] ||
+		usage_error "--cpus '$cpus' names CPU $c, which this process cannot run on (allowed: ${avail[*]})"
+done
 [ -n "$id" ] || id=wakeup-native-$(date +%Y%m%d-%H%M%S)
 check_run_id "$results" "$id"
 IFS=, read -r -a vlist <<<"$victims"
@@ -114,7 +124,10 @@ fi
 [ -x "$load_tool" ] || die "$load_tool is missing: run 'make all'"
 command -v "$cyclictest" >/dev/null || die "cyclictest ('$cyclictest') is not installed: make deps installs Debian's rt-tests"
 hist_tool=$SLB_ROOT/build/host/slb-hist ratio_tool=$SLB_ROOT/build/host/slb-ratio
-[ -x "$hist_tool" ] && [ -x "$ratio_tool" ] || die "$hist_tool or $ratio_tool is missing: run 'make all'"
+compact_tool=$SLB_ROOT/build/guest/slb-histcompact
+for t in "$hist_tool" "$ratio_tool" "$compact_tool"; do
+	[ -x "$t" ] || die "$t is missing: run 'make all'"
+done
 
 begin_run_dir "$results" "$id" 'wakeup-native-*' "a native wake-up run"
 tmp=$RUN_TMP
@@ -126,6 +139,7 @@ stop_all() {
 	pids=()
 }
 abort() {
+	trap '' INT TERM HUP
 	stop_all
 	rm -rf "$tmp"
 	say "interrupted: nothing kept of $id"
@@ -136,6 +150,14 @@ mkdir -p "$tmp/runs"
 log() { say "$*" 2>&1 | tee -a "$tmp/progress.log" >&2; }
 start=$(date +%s)
 log "$plan"
+# The machine's split-lock detection, read (bench/target/detect.sh), not
+# changed: where the CPU detects split locks the kernel may kill, trap or
+# throttle the split load.
+facts=$(SLB_LIB="$SLB_ROOT/bench/guest/slb-lib.sh" sh "$SLB_ROOT/bench/target/detect.sh" 2>/dev/null)
+fact() { printf '%s\n' "$facts" | sed -n "s/^$1=//p" | head -n 1; }
+if [ "$(fact flag_split_lock_detect)" = yes ] || [ "$(fact flag_bus_lock_detect)" = yes ]; then
+	log "warning: this CPU detects split locks (kernel log: '$(fact dmesg_split_lock)'; split_lock_detect on the command line: $(fact cmdline_split_lock_detect)): the split load may be trapped or throttled, and load_ops_s shows how far"
+fi
 
 # run_one VICTIM LOAD REP: one cyclictest run; its histogram in runs/.
 run_one() {
@@ -146,7 +168,7 @@ run_one() {
 		spin=$!
 		pids+=("$spin")
 	fi
-	"$load_tool" -m "$load" -c "$lcpu" -r "$load_rate" -d $((duration + 1)) >"$f.load" 2>&1 &
+	"$load_tool" -j -m "$load" -c "$lcpu" -r "$load_rate" -d $((duration + 1)) >"$f.load" 2>&1 &
 	lp=$!
 	pids+=("$lp")
 	sleep 1
@@ -156,7 +178,7 @@ run_one() {
 	pids+=($!)
 	wait $!
 	rc=$?
-	wait "$lp" || { stop_all; die "slb-load failed in $victim-$load-$rep (exit $?): $(tail -1 "$f.load")"; }
+	wait "$lp" || { lrc=$?; stop_all; die "slb-load failed in $victim-$load-$rep (exit $lrc): $(tail -1 "$f.load")"; }
 	if [ -n "$spin" ]; then
 		# what the spinner ran, and where: a busy victim that was not
 		# busy would be an idle one
@@ -169,6 +191,9 @@ run_one() {
 	fi
 	pids=()
 	[ "$rc" = 0 ] || die "cyclictest failed in $victim-$load-$rep (exit $rc): $(tail -1 "$f.err")"
+	ops=$(jq -r 'select(.ops_per_s) | .ops_per_s' "$f.load" 2>/dev/null | tail -n 1)
+	[ -n "$ops" ] || die "slb-load reported no rate in $victim-$load-$rep: $(tail -1 "$f.load")"
+	echo "$victim-$load-load_ops_s $ops" >>"$tmp/runs.dat"
 	rm -f "$f.load"
 	[ -s "$f.err" ] || rm -f "$f.err"
 }
@@ -177,8 +202,9 @@ for rep in $(seq "$reps"); do
 	for victim in "${vlist[@]}"; do
 		for load in aligned split; do
 			run_one "$victim" "$load" "$rep"
-			s=$("$hist_tool" --json "$tmp/runs/$victim-$load-$rep.hist") ||
-				die "slb-hist could not read runs/$victim-$load-$rep.hist"
+			h=$tmp/runs/$victim-$load-$rep.hist
+			s=$("$hist_tool" --json "$h") || die "slb-hist could not read runs/$victim-$load-$rep.hist"
+			"$compact_tool" "$h" >"$h.c" && mv "$h.c" "$h" || die "slb-histcompact could not compact runs/$victim-$load-$rep.hist"
 			jq -r --arg k "$victim-$load" '.histograms[0] |
 				"\($k)-p50 \(.p50_us)", "\($k)-p99 \(.p99_us)", "\($k)-p999 \(.p999_us)", "\($k)-max \(.max_us)"' \
 				<<<"$s" >>"$tmp/runs.dat"
@@ -189,7 +215,11 @@ for rep in $(seq "$reps"); do
 done
 
 # ratio A B: slb-ratio's JSON of the values labelled A over B, or null.
-ratio() { "$ratio_tool" --json "$1" "$2" "$tmp/runs.dat" 2>/dev/null || echo null; }
+ratio() {
+	"$ratio_tool" --json "$1" "$2" "$tmp/runs.dat" 2>>"$tmp/ratio.err" && return
+	log "warning: no ratio of $1 over $2: $(tail -n 1 "$tmp/ratio.err")"
+	echo null
+}
 {
 	for victim in "${vlist[@]}"; do
 		for st in p50 p99 p999 max; do
@@ -213,10 +243,15 @@ jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	--arg kernel "$(uname -r) $(uname -v)" --arg cmdline "$(cat /proc/cmdline)" --argjson vm "$hyper" \
 	--argjson reps "$reps" --argjson duration "$duration" --argjson interval "$interval" \
 	--argjson vcpu "$vcpu" --argjson lcpu "$lcpu" --argjson rate "$load_rate" \
+	--arg f_sld "$(fact flag_split_lock_detect)" --arg f_bld "$(fact flag_bus_lock_detect)" \
+	--arg c_sld "$(fact cmdline_split_lock_detect)" --arg d_sld "$(fact dmesg_split_lock)" \
+	--arg mitigate "$(fact split_lock_mitigate)" \
 	--rawfile dat "$tmp/runs.dat" --slurpfile ratios "$tmp/ratios.jsonl" '
 	($dat | split("\n") | map(select(. != "") | split(" ") | {k: .[0], v: (.[1] | tonumber)})) as $d
 	| {run_id: $id, date: $date,
 	   machine: {cpu_model: $model, kernel: $kernel, cmdline: $cmdline, vm: $vm,
+	     split_lock: {flag_split_lock_detect: $f_sld, flag_bus_lock_detect: $f_bld, cmdline: $c_sld,
+	       kernel_log: $d_sld, split_lock_mitigate: $mitigate},
 	     note: (if $vm then "a virtual machine (CPUID hypervisor flag): real hardware seen through a hypervisor, whose own timer and interrupt path every wake-up takes" else "no hypervisor flag: bare metal as far as CPUID tells" end)},
 	   params: {reps: $reps, duration_s: $duration, interval_us: $interval, victim_cpu: $vcpu, load_cpu: $lcpu,
 	     load_rate: $rate, cyclictest: "-m -p 95 -t 1 -h 20000, /dev/cpu_dma_latency 0", busy: "nice 19 sh spin loop pinned to the victim CPU"},
@@ -225,19 +260,19 @@ jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	   ratios: $ratios}' >"$tmp/wakeup.json" || die "could not write wakeup.json"
 jq -r '
 	def fmt: if . == null then "-" else "x\(.ratio * 1000 | round / 1000) [\(.ci95[0] * 1000 | round / 1000)-\(.ci95[1] * 1000 | round / 1000)]" end;
-	def med: sort | .[length / 2 | floor];
+	def med: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 	"Native wake-ups: cyclictest -i\(.params.interval_us) on CPU \(.params.victim_cpu), LOCK add on CPU \(.params.load_cpu); \(.params.reps) reps x \(.params.duration_s) s",
 	"\(.machine.cpu_model), kernel \(.machine.kernel)",
 	"",
-	"run            stat   us per rep (median)",
+	"run            stat   per rep (median); us, load_ops_s in LOCKed ops per second",
 	(.runs as $r | ["idle-aligned", "idle-split", "busy-aligned", "busy-split"][] as $k | select($r[$k]) | $r[$k] as $v
-	 | ["p50", "p99", "p999", "max"][] | "\($k | . + " " * (14 - length)) \(. + " " * (6 - length)) \($v[.] | map(tostring) | join(" ")) (\($v[.] | med))"),
+	 | ["p50", "p99", "p999", "max", "load_ops_s"][] | "\($k | . + " " * (14 - length)) \(. + " " * (6 - length)) \($v[.] | map(tostring) | join(" ")) (\($v[.] | med))"),
 	"",
 	"ratio                 stat   Hodges-Lehmann [95 % interval]",
 	(.ratios[] | "\(if .kind == "split_over_aligned" then "split/aligned \(.victim)" else "busy/idle \(.load)" end | . + " " * (21 - length)) \(.stat | . + " " * (6 - length)) \(.r | fmt)"),
 	"",
 	"note: \(.machine.note)"' "$tmp/wakeup.json" >"$tmp/wakeup.txt" || die "could not write wakeup.txt"
-rm -f "$tmp/ratios.jsonl"
+rm -f "$tmp/ratios.jsonl" "$tmp/ratio.err"
 end_run_dir "$tmp" "$results/$id"
 say "wake-up run $id complete in $(($(date +%s) - start)) s: $results/$id"
 cat "$results/$id/wakeup.txt"
