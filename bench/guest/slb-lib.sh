@@ -288,8 +288,8 @@ slb_trace_stop() {
 		echo "${c##*/}_overrun=$(sed -n 's/^overrun: //p' "$s")"
 	done >>trace-facts.txt
 	echo "raw_bytes=$(wc -c <"$raw")" >>trace-facts.txt
-	# An RT task's sleep is a HARD hrtimer only under PREEMPT_RT; a native
-	# kernel without it arms every sleep soft.
+	# Only PREEMPT_RT marks an RT task's sleep HARD; a native kernel
+	# without it marks none (its sleeps still expire in hard irq).
 	soft=
 	[ -e /sys/kernel/realtime ] || soft=--soft
 	slb-trace --cpus "$SLB_TRACE_CPUS" $soft --json --text trace-summary.txt --excerpt trace-worst.txt "$raw" >trace-summary.json 2>trace-summary.err
