@@ -92,9 +92,9 @@ guest_preflight() {
 # on, aligned-on's guest would panic), every vCPU would stall for its hold:
 # seen in the figures, not hidden.
 guest_bus_args() {
+	# shellcheck disable=SC2046
 	case $(field "$1" 3) in
 	none | *:aligned | *:inline) printf '%s\n' --bus-lock-ns "$bus_lock_ns" --bus-hold-ns "$bus_hold_ns" ;;
-	# shellcheck disable=SC2046
 	*) printf '%s\n' $(bus_model_args) ;;
 	esac
 }
