@@ -34,6 +34,8 @@ SLB_PROG=wakeup-native
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$SLB_ROOT/scripts/lib-run.sh"
 . "$SLB_ROOT/rt-config/defaults.conf"
+# the rep's own helpers, as bench/target/detect.sh takes them natively
+. "$SLB_ROOT/bench/guest/slb-lib.sh"
 
 load_tool=${SLB_LOAD:-$SLB_ROOT/build/guest/slb-load}
 cyclictest=${SLB_CYCLICTEST:-cyclictest}
@@ -95,8 +97,7 @@ busy,idle) victims=idle,busy ;;
 esac
 # The CPUs this process may run on (its affinity, as taskset and the
 # pinned tools see them), not a count: ids need not be 0 to N-1.
-mapfile -t avail < <(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' |
-	awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+read -r -a avail <<<"$(slb_cpulist_expand "$(taskset -cp $$ | sed 's/.*: //')")"
 [ "${#avail[@]}" -ge 2 ] || die "this machine has ${#avail[@]} CPU available to this process; the tool needs 2"
 [ -n "$cpus" ] || cpus=${avail[${#avail[@]} - 1]},${avail[0]}
 [[ $cpus =~ ^([0-9]+),([0-9]+)$ ]] || usage_error "--cpus '$cpus' is not VICTIM,LOAD (two CPU numbers)"
@@ -153,6 +154,7 @@ log "$plan"
 # The machine's split-lock detection, read (bench/target/detect.sh), not
 # changed: where the CPU detects split locks the kernel may kill, trap or
 # throttle the split load.
+# Its facts name the machine in wakeup.json too.
 facts=$(SLB_LIB="$SLB_ROOT/bench/guest/slb-lib.sh" sh "$SLB_ROOT/bench/target/detect.sh" 2>/dev/null)
 fact() { printf '%s\n' "$facts" | sed -n "s/^$1=//p" | head -n 1; }
 if [ "$(fact flag_split_lock_detect)" = yes ] || [ "$(fact flag_bus_lock_detect)" = yes ]; then
@@ -236,11 +238,9 @@ ratio() {
 		done
 	fi
 } >"$tmp/ratios.jsonl"
-hyper=false
-grep -qw hypervisor /proc/cpuinfo && hyper=true
 jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-	--arg model "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
-	--arg kernel "$(uname -r) $(uname -v)" --arg cmdline "$(cat /proc/cmdline)" --argjson vm "$hyper" \
+	--arg model "$(fact cpu_model)" --arg kernel "$(fact kernel_release) $(fact kernel_version)" \
+	--arg cmdline "$(fact cmdline)" --argjson vm "$([ "$(fact flag_hypervisor)" = yes ] && echo true || echo false)" \
 	--argjson reps "$reps" --argjson duration "$duration" --argjson interval "$interval" \
 	--argjson vcpu "$vcpu" --argjson lcpu "$lcpu" --argjson rate "$load_rate" \
 	--arg f_sld "$(fact flag_split_lock_detect)" --arg f_bld "$(fact flag_bus_lock_detect)" \
