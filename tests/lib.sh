@@ -7,7 +7,7 @@
 #   t_prereq NAME           true when prerequisite NAME holds (see below)
 #   t_require_guest WHAT    skip (counted) the rest of the script without a guest
 #   t_boot DIR ARGS...      bench/target/run-guest.sh -o DIR ARGS...; outcome in DIR
-#   t_study_job LOAD NAME   a 3 s study job with LOAD in $T_TMP/NAME.job (its path)
+#   t_study_job LOAD NAME [S]  a study job of S s (default 3) with LOAD in $T_TMP/NAME.job (its path)
 #   t_failing_scenarios F   a scenario file in F with baseline and broken (panics)
 #   t_refuses WORD CMD...   CMD exits 2 with one stderr line naming WORD
 #   t_expect_code N CMD...  CMD exits N
@@ -296,10 +296,11 @@ t_job() {
 	echo "$T_TMP/$1.sh"
 }
 
-# t_study_job LOAD NAME: a 3 s study job (bench/guest/jobs/study.sh) with
-# LOAD (scenarios.conf syntax) in $T_TMP/NAME.job; prints its path.
+# t_study_job LOAD NAME [SECONDS]: a study job of SECONDS (default 3;
+# bench/guest/jobs/study.sh) with LOAD (scenarios.conf syntax) in
+# $T_TMP/NAME.job; prints its path.
 t_study_job() {
-	(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 3 1 1000 0 "$1" "") >"$T_TMP/$2.job"
+	(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job "${3:-3}" 1 1000 0 "$1" "") >"$T_TMP/$2.job"
 	echo "$T_TMP/$2.job"
 }
 

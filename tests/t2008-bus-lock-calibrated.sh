@@ -94,11 +94,11 @@ t_ok "the study runs split-off's guest with the model's cache, baseline's (no sp
 	grep -q 'bus-cache-kb=48' '$T_TMP/two/split-off/rep1/qemu-cmd' &&
 	grep -q 'bus-lock-ns=57283[^ ]*bus-hold-ns=7034' '$T_TMP/two/baseline/rep1/qemu-cmd' &&
 	! grep -q bus-cache-kb '$T_TMP/two/baseline/rep1/qemu-cmd'"
-(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 1 1 1000 0 slb-load:aligned "") >"$T_TMP/al.job"
+al_job=$(t_study_job slb-load:aligned al 1)
 mapfile -t M < <(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && . "$T_ROOT/rt-config/defaults.conf" &&
 	bus_model_load calibrated "$T_ROOT/$CALIBRATION_DEFAULT" && bus_model_args | tr ' ' '\n')
-t_boot "$T_TMP/al-cache" --clock virtual "${M[@]}" -j "$T_TMP/al.job" -a split_lock_detect=off -t 600 &
-t_boot "$T_TMP/al-none" --clock virtual "${M[@]:0:4}" -j "$T_TMP/al.job" -a split_lock_detect=off -t 600 &
+t_boot "$T_TMP/al-cache" --clock virtual "${M[@]}" -j "$al_job" -a split_lock_detect=off -t 600 &
+t_boot "$T_TMP/al-none" --clock virtual "${M[@]:0:4}" -j "$al_job" -a split_lock_detect=off -t 600 &
 wait
 t_ok "an aligned load's guest: the same histogram and dmesg with the model's cache as without" sh -c "
 	grep -q bus-cache-kb '$T_TMP/al-cache/qemu-cmd' && ! grep -q bus-cache-kb '$T_TMP/al-none/qemu-cmd' &&
