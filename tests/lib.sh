@@ -183,15 +183,21 @@ t_line_count() {
 # terminal's Ctrl-C would find it (a background job ignores SIGINT unless
 # told otherwise), wait until OUT (or the file T_INTERRUPT_WATCH names)
 # shows PATTERN (at most 30 s), SECONDS more, send SIGINT; print CMD's
-# exit status.
+# exit status (137 if it still ran $T_INTERRUPT_GRACE s, default 120,
+# later: killed, saying so in OUT).
 t_interrupt() {
 	local out=$1 pat=$2 secs=$3 pid watch=${T_INTERRUPT_WATCH:-$1}
 	shift 3
 	env --default-signal=INT "$@" >"$out" 2>&1 &
 	pid=$!
-	for _ in $(seq 1 150); do grep -q -- "$pat" "$watch" 2>/dev/null && break; sleep 0.2; done
+	for _ in $(seq 1 600); do grep -q -- "$pat" "$watch" 2>/dev/null && break; sleep 0.05; done
 	sleep "$secs"
 	kill -INT "$pid"
+	for _ in $(seq 1 $((${T_INTERRUPT_GRACE:-120} * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "t_interrupt: still running ${T_INTERRUPT_GRACE:-120} s after SIGINT: killed" >>"$out"
+		kill -KILL "$pid"
+	fi
 	wait "$pid"
 	echo $?
 }

@@ -19,7 +19,7 @@
 # partition, an account), after the study's own. Guest target only.
 # Sourced by bench/study.sh; the interface is in bench/runner/local.sh.
 
-slurm_array= slurm_finish=
+slurm_array= slurm_finish= slurm_poller=
 
 runner_describe() { echo "as Slurm tasks, $jobs at a time"; }
 runner_manifest_args() { echo runner=slurm; }
@@ -97,8 +97,24 @@ slurm_gone() {
 }
 
 # slurm_wait: print the tasks pending / running / done / failed as they
-# change until the finishing job has ended.
+# change until the finishing job has ended. The polling runs in a child
+# (slurm_poll) that this shell waits for: bash 5.2 runs a pending trap
+# from inside the parser it re-enters to expand each $( ), where the
+# trap's text fails to parse ("interrupt trap: line 2: unexpected EOF
+# while looking for matching `)'") and the shell goes on polling without
+# it; a Ctrl-C that comes during `wait` runs the trap whole.
 slurm_wait() {
+	slurm_poll &
+	slurm_poller=$!
+	wait "$slurm_poller" || exit 1
+	slurm_poller=
+	[ -d "$results/$id" ] ||
+		die "job $slurm_finish ended without finishing the run (log: $tmp/slurm/finish.log; the reps are in $tmp)"
+}
+
+# slurm_poll: slurm_wait's loop (in a child: it ignores SIGINT, as an
+# asynchronous command does, and runner_abort ends it).
+slurm_poll() {
 	local q p r rec ok lost line last= now dir end=0
 	while :; do
 		slurm_gone "$slurm_finish" && end=1
@@ -119,12 +135,11 @@ slurm_wait() {
 		[ "$end" = 0 ] || break
 		sleep "${SLB_SLURM_POLL_S:-5}"
 	done
-	[ -d "$results/$id" ] ||
-		die "job $slurm_finish ended without finishing the run (log: $tmp/slurm/finish.log; the reps are in $tmp)"
 }
 
 runner_abort() {
 	local j
+	[ -z "$slurm_poller" ] || kill "$slurm_poller" 2>/dev/null
 	[ -n "$slurm_array" ] || return 0
 	say "cancelling jobs $slurm_array and $slurm_finish"
 	scancel "$slurm_array" $slurm_finish 2>/dev/null
