@@ -27,11 +27,11 @@ ST=$T_ROOT/bench/study.sh
 # in 7 here, so 30 in a row, at random moments, must each cancel and exit
 # 130 (bench/runner/slurm.sh, slurm_wait).
 cat >"$T_TMP/wait.sh" <<'EOF'
-SLB_ROOT=$1 tmp=$2 results=$2/results id=w start=$(date +%s) total=2
+SLB_ROOT=$1 tmp=$2 stuck=${3:-} results=$2/results id=w start=$(date +%s) total=2
 . "$SLB_ROOT/scripts/lib.sh"
 . "$SLB_ROOT/bench/runner/slurm.sh"
 rep_total() { echo 2; }
-squeue() { [ -e "$tmp/cancelled" ] || echo PENDING; }
+squeue() { [ -e "$tmp/cancelled" ] && [ -z "$stuck" ] || echo PENDING; }
 scancel() { : >"$tmp/cancelled"; }
 slurm_array=11 slurm_finish=12
 trap 'runner_abort; echo "wait.sh: interrupted"; exit 130' INT
@@ -50,6 +50,18 @@ wait_interrupted() {
 	return "$bad"
 }
 t_ok "the study's wait for Slurm ends at each of 30 interrupts, cancelling the jobs (Slurm stubbed)" wait_interrupted
+# Jobs that Slurm never lets go: the study waits SLB_SLURM_CANCEL_S for
+# them (their tasks write into the run it is about to clear), then says so.
+stuck() {
+	local t0=$SECONDS rc
+	mkdir -p "$T_TMP/stuck"
+	rc=$(T_INTERRUPT_GRACE=10 t_interrupt "$T_TMP/stuck.out" 'wait.sh: waiting' 0 \
+		env SLB_SLURM_CANCEL_S=2 bash "$T_TMP/wait.sh" "$T_ROOT" "$T_TMP/stuck" stuck)
+	[ "$rc" = 130 ] && [ $((SECONDS - t0)) -ge 2 ] &&
+		grep -q 'warning: jobs 11 12 still queued after 2 s' "$T_TMP/stuck.out" ||
+		{ echo "exit $rc after $((SECONDS - t0)) s"; cat "$T_TMP/stuck.out"; return 1; }
+}
+t_ok "... jobs still queued: it waits SLB_SLURM_CANCEL_S (2 s) for them, then warns" stuck
 
 for c in munged slurmctld slurmd sbatch squeue scancel scontrol sinfo python3; do
 	command -v "$c" >/dev/null || PATH=$PATH:/usr/sbin command -v "$c" >/dev/null || {

@@ -138,17 +138,24 @@ slurm_poll() {
 }
 
 runner_abort() {
-	local j
+	local j end
 	[ -z "$slurm_poller" ] || kill "$slurm_poller" 2>/dev/null
 	[ -n "$slurm_array" ] || return 0
 	say "cancelling jobs $slurm_array and $slurm_finish"
 	scancel "$slurm_array" $slurm_finish 2>/dev/null
-	# Its tasks write into the run: wait until they are gone.
-	for _ in $(seq 1 300); do
-		for j in $slurm_array $slurm_finish; do slurm_gone "$j" || continue 2; done
+	# Its tasks write into the run: wait until they are gone, at most
+	# SLB_SLURM_CANCEL_S (default 60) seconds.
+	end=$((SECONDS + ${SLB_SLURM_CANCEL_S:-60}))
+	while :; do
+		for j in $slurm_array $slurm_finish; do
+			slurm_gone "$j" && continue
+			[ "$SECONDS" -lt "$end" ] || break 2
+			sleep 0.2
+			continue 2
+		done
 		return 0
 	done
-	say "warning: jobs $slurm_array $slurm_finish still queued after 60 s"
+	say "warning: jobs $slurm_array $slurm_finish still queued after ${SLB_SLURM_CANCEL_S:-60} s"
 }
 
 # In a task: where it runs (the manifest's node, should Slurm forget it).
