@@ -76,7 +76,7 @@ t_ok "calibrated: the issuer's cost per split lock within x1.5 of native" \
 # the host time of an idle one. t1003 keeps a guest beside busy loops.
 ST=("$T_ROOT/bench/study.sh" --duration 3 --reps 1 --clock virtual --calibration xeon-trap --results "$T_TMP")
 "${ST[@]}" --scenarios split-off --jobs 1 --id one >"$T_TMP/one.out" 2>&1 &
-"${ST[@]}" --scenarios split-off,baseline --jobs 2 --id two >"$T_TMP/two.out" 2>&1 &
+"${ST[@]}" --scenarios split-off,baseline,split-on --jobs 2 --id two >"$T_TMP/two.out" 2>&1 &
 wait
 t_ok "calibrated: the same seed gives byte-identical histograms, alone or beside another guest" \
 	cmp "$T_TMP/one/split-off/rep1/files/hist.txt" "$T_TMP/two/split-off/rep1/files/hist.txt"
@@ -85,20 +85,29 @@ t_ok "the manifest records the model and the calibration it came from" \
 		and (.params.calibration | test("^results/example-calibrate-.*/calibration.json$"))' "$T_TMP/one/manifest.json"
 t_ok "the report names the model" grep -q 'bus-lock model calibrated: a split lock costs its issuer 57283 ns' "$T_TMP/one/report.md"
 
-# A load without split locks leaves the model nothing to do: the study
-# runs its guests without the model's cache (bench/target/guest.sh
+# A guest in which no split lock completes leaves the model nothing to do:
+# the study runs it without the model's cache (bench/target/guest.sh
 # guest_bus_args), for less host time. Which guests get it, and the claim
-# it rests on: an aligned load's guest (1 s, the default calibration) is
-# the same, histogram and dmesg byte for byte, with the cache and without.
+# it rests on: an aligned load's guest and a split load's under fatal
+# detection (1 s, the default calibration) are the same, histogram and
+# dmesg byte for byte, with the cache and without.
 t_ok "the study runs split-off's guest with the model's cache, baseline's (no split lock) without" sh -c "
 	grep -q 'bus-cache-kb=48' '$T_TMP/two/split-off/rep1/qemu-cmd' &&
 	grep -q 'bus-lock-ns=57283[^ ]*bus-hold-ns=7034' '$T_TMP/two/baseline/rep1/qemu-cmd' &&
 	! grep -q bus-cache-kb '$T_TMP/two/baseline/rep1/qemu-cmd'"
+t_ok "... and split-on's (detection fatal: the offender dies at its first) without" sh -c "
+	grep -qx outcome=ok '$T_TMP/two/split-on/rep1/rep.info' && grep -qx load_fate=sigbus '$T_TMP/two/split-on/rep1/rep.info' &&
+	grep -q 'bus-lock-ns=57283[^ ]*bus-hold-ns=7034' '$T_TMP/two/split-on/rep1/qemu-cmd' &&
+	! grep -q bus-cache-kb '$T_TMP/two/split-on/rep1/qemu-cmd'"
 al_job=$(t_study_job slb-load:aligned al 1)
 mapfile -t M < <(. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && . "$T_ROOT/rt-config/defaults.conf" &&
 	bus_model_load calibrated "$T_ROOT/$CALIBRATION_DEFAULT" && bus_model_args | tr ' ' '\n')
 t_boot "$T_TMP/al-cache" --clock virtual "${M[@]}" -j "$al_job" -a split_lock_detect=off -t 600 &
 t_boot "$T_TMP/al-none" --clock virtual "${M[@]:0:4}" -j "$al_job" -a split_lock_detect=off -t 600 &
+wait
+on_job=$(t_study_job slb-load:split on 1)
+t_boot "$T_TMP/on-cache" --clock virtual "${M[@]}" -j "$on_job" -a split_lock_detect -t 600 &
+t_boot "$T_TMP/on-none" --clock virtual "${M[@]:0:4}" -j "$on_job" -a split_lock_detect -t 600 &
 wait
 t_ok "an aligned load's guest: the same histogram and dmesg with the model's cache as without" sh -c "
 	grep -q bus-cache-kb '$T_TMP/al-cache/qemu-cmd' && ! grep -q bus-cache-kb '$T_TMP/al-none/qemu-cmd' &&
@@ -106,3 +115,8 @@ t_ok "an aligned load's guest: the same histogram and dmesg with the model's cac
 	jq -e '.mode == \"aligned\" and .ops > 1000000' '$T_TMP/al-cache/files/load.report.json' >/dev/null &&
 	[ -s '$T_TMP/al-cache/files/hist.txt' ] && cmp '$T_TMP/al-cache/files/hist.txt' '$T_TMP/al-none/files/hist.txt' &&
 	cmp '$T_TMP/al-cache/files/dmesg.txt' '$T_TMP/al-none/files/dmesg.txt'"
+t_ok "a split load's guest, detection fatal: the same histogram and dmesg with the model's cache as without" sh -c "
+	grep -q bus-cache-kb '$T_TMP/on-cache/qemu-cmd' && ! grep -q bus-cache-kb '$T_TMP/on-none/qemu-cmd' &&
+	grep -qx sigbus '$T_TMP/on-cache/files/load.fate' &&
+	[ -s '$T_TMP/on-cache/files/hist.txt' ] && cmp '$T_TMP/on-cache/files/hist.txt' '$T_TMP/on-none/files/hist.txt' &&
+	cmp '$T_TMP/on-cache/files/dmesg.txt' '$T_TMP/on-none/files/dmesg.txt'"
