@@ -84,6 +84,9 @@ t_ok "the manifest records the model and the calibration it came from" \
 	jq -e '.params.bus_lock_model == "calibrated" and .params.bus_hold_ns == 7034 and .params.bus_cache_kb == 48
 		and (.params.calibration | test("^results/example-calibrate-.*/calibration.json$"))' "$T_TMP/one/manifest.json"
 t_ok "the report names the model" grep -q 'bus-lock model calibrated: a split lock costs its issuer 57283 ns' "$T_TMP/one/report.md"
+t_ok "... and its caveats say how: by physical line, fetches and walks, coherent" sh -c "
+	grep -q 'LRU, by physical line; data, instruction fetches and page walks; kept' '$T_TMP/one/report.md' &&
+	! grep -q 'by linear address' '$T_TMP/one/report.md'"
 
 # A guest in which no split lock completes leaves the model nothing to do:
 # the study runs it without the model's cache (bench/target/guest.sh

@@ -227,9 +227,12 @@ report_platform() {
 				"(bench/lib/calibration.jq, cal_model; the hold in proportion, the cache unchanged): another vCPU"
 				else "costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns, as the native",
 				"calibration \(.calibration) measured (bench/lib/calibration.jq, cal_model): another vCPU" end,
-				"waits for the rest of a lock only at a data access that misses its \(.bus_cache_kb) KiB",
-				"modelled cache (\(.bus_cache_ways) ways, LRU, by linear address: the caches a bus lock did not reach",
-				"there); arithmetic and hits go on (a sleeping vCPU owes nothing). The worst case,"' "$mf"
+				"waits for the rest of a lock only where it misses its \(.bus_cache_kb) KiB modelled cache",
+				"(\(.bus_cache_ways) ways, LRU, by physical line; data, instruction fetches and page walks; kept",
+				"coherent: a store takes the line from the other vCPUs'"'"' caches): the caches a bus lock did not",
+				"reach there; arithmetic and hits go on (a sleeping vCPU owes nothing). A guest in which no",
+				"split lock completes (a load without one, or fatal detection) runs without the cache, which",
+				"would decide nothing there (bench/target/guest.sh). The worst case,"' "$mf"
 			echo "BUS_LOCK_MODEL=all, stalls every vCPU that meets a lock. Not modelled: memory"
 		else
 			echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
