@@ -183,8 +183,9 @@ t_line_count() {
 # terminal's Ctrl-C would find it (a background job ignores SIGINT unless
 # told otherwise), wait until OUT (or the file T_INTERRUPT_WATCH names)
 # shows PATTERN (at most 30 s), SECONDS more, send SIGINT; print CMD's
-# exit status (137 if it still ran $T_INTERRUPT_GRACE s, default 120,
-# later: killed, saying so in OUT).
+# exit status (137 if it still ran $T_INTERRUPT_GRACE s, default 120, a
+# whole number, later: killed, saying so in OUT; only CMD itself, not what
+# it started).
 t_interrupt() {
 	local out=$1 pat=$2 secs=$3 pid watch=${T_INTERRUPT_WATCH:-$1}
 	shift 3

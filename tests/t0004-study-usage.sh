@@ -142,6 +142,8 @@ for f in /usr/bin/* /bin/*; do
 done
 no_slurm() { PATH=$T_TMP/bin refuses "RUNNER=slurm needs Slurm's sbatch, which is not on PATH" --runner slurm; }
 t_ok "RUNNER=slurm without sbatch" no_slurm
+cancel_s() { SLB_SLURM_CANCEL_S=1.5 refuses "SLB_SLURM_CANCEL_S '1.5'" --runner slurm; }
+t_ok "RUNNER=slurm with SLB_SLURM_CANCEL_S=1.5" cancel_s
 t_ok "RUNNER=slurm with TARGET=native" refuses "RUNNER=slurm runs TARGET=guest only, not 'native'" --runner slurm --target native
 t_ok "sweep: RUNNER=foo" t_refuses "RUNNER 'foo' is not allowed" "$SW" --validate --runner foo
 make -s -C "$T_ROOT" bench RUNNER=foo >"$T_TMP/make.out" 2>&1

@@ -16,7 +16,10 @@
 # The run directory (RESULTS/.incomplete-ID), this checkout and the build
 # cache (SLB_CACHE) must be at the same paths on every node (shared
 # storage). SLB_SBATCH_OPTS: more sbatch options for both jobs (a
-# partition, an account), after the study's own. Guest target only.
+# partition, an account), after the study's own; SLB_SLURM_POLL_S (default
+# 5): seconds between polls of the queue; SLB_SLURM_CANCEL_S (default 60,
+# 0 to 3600): how long an interrupted study waits for its cancelled jobs
+# to leave the queue. Guest target only.
 # Sourced by bench/study.sh; the interface is in bench/runner/local.sh.
 
 slurm_array= slurm_finish= slurm_poller=
@@ -29,6 +32,7 @@ runner_check() {
 	check_number JOBS "$jobs" 1 10000
 	[ "$target" = guest ] ||
 		usage_error "RUNNER=slurm runs TARGET=guest only, not '$target' (a native rep measures the machine it runs on)"
+	check_number SLB_SLURM_CANCEL_S "${SLB_SLURM_CANCEL_S:-60}" 0 3600
 	for c in sbatch squeue scancel scontrol; do
 		command -v "$c" >/dev/null ||
 			usage_error "RUNNER=slurm needs Slurm's $c, which is not on PATH (Debian slurm-client, or make deps)"
@@ -104,19 +108,24 @@ slurm_gone() {
 # while looking for matching `)'") and the shell goes on polling without
 # it; a Ctrl-C that comes during `wait` runs the trap whole.
 slurm_wait() {
+	local rc
 	slurm_poll &
 	slurm_poller=$!
-	wait "$slurm_poller" || exit 1
+	wait "$slurm_poller"
+	rc=$?
 	slurm_poller=
+	[ "$rc" = 0 ] ||
+		die "lost track of jobs $slurm_array and $slurm_finish (the wait for them ended with exit $rc); they go on in Slurm: squeue -j $slurm_array,$slurm_finish"
 	[ -d "$results/$id" ] ||
 		die "job $slurm_finish ended without finishing the run (log: $tmp/slurm/finish.log; the reps are in $tmp)"
 }
 
 # slurm_poll: slurm_wait's loop (in a child: it ignores SIGINT, as an
-# asynchronous command does, and runner_abort ends it).
+# asynchronous command does; runner_abort ends it, and it ends when the
+# study, $$, is gone).
 slurm_poll() {
 	local q p r rec ok lost line last= now dir end=0
-	while :; do
+	while kill -0 $$ 2>/dev/null; do
 		slurm_gone "$slurm_finish" && end=1
 		q=$(squeue -h -r -j "$slurm_array" -o %T 2>/dev/null)
 		p=$(grep -c '^PENDING' <<<"$q") r=$(grep -c -e '^RUNNING' -e '^COMPLETING' -e '^CONFIGURING' <<<"$q")
@@ -139,23 +148,23 @@ slurm_poll() {
 
 runner_abort() {
 	local j end
-	[ -z "$slurm_poller" ] || kill "$slurm_poller" 2>/dev/null
+	[ -z "$slurm_poller" ] || { kill "$slurm_poller" 2>/dev/null; wait "$slurm_poller" 2>/dev/null; }
 	[ -n "$slurm_array" ] || return 0
 	say "cancelling jobs $slurm_array and $slurm_finish"
 	scancel "$slurm_array" $slurm_finish 2>/dev/null
 	# Its tasks write into the run: wait until they are gone, at most
-	# SLB_SLURM_CANCEL_S (default 60) seconds.
-	end=$((SECONDS + ${SLB_SLURM_CANCEL_S:-60}))
+	# SLB_SLURM_CANCEL_S (default 60) seconds, polling every 0.5 s.
+	end=$((${EPOCHREALTIME//[!0-9]/} + ${SLB_SLURM_CANCEL_S:-60} * 1000000))
 	while :; do
 		for j in $slurm_array $slurm_finish; do
 			slurm_gone "$j" && continue
-			[ "$SECONDS" -lt "$end" ] || break 2
-			sleep 0.2
+			[ "${EPOCHREALTIME//[!0-9]/}" -lt "$end" ] || break 2
+			sleep 0.5
 			continue 2
 		done
 		return 0
 	done
-	say "warning: jobs $slurm_array $slurm_finish still queued after ${SLB_SLURM_CANCEL_S:-60} s"
+	say "warning: jobs $slurm_array and $slurm_finish still in Slurm's queue ${SLB_SLURM_CANCEL_S:-60} s after scancel; their tasks may still write into $tmp"
 }
 
 # In a task: where it runs (the manifest's node, should Slurm forget it).
