@@ -229,10 +229,11 @@ report_platform() {
 				"calibration \(.calibration) measured (bench/lib/calibration.jq, cal_model): another vCPU" end,
 				"waits for the rest of a lock only where it misses its \(.bus_cache_kb) KiB modelled cache",
 				"(\(.bus_cache_ways) ways, LRU, by physical line; data, instruction fetches and page walks; kept",
-				"coherent: a store takes the line from the other vCPUs'"'"' caches): the caches a bus lock did not",
-				"reach there; arithmetic and hits go on (a sleeping vCPU owes nothing). A guest in which no",
-				"split lock completes (a load without one, or fatal detection) runs without the cache, which",
-				"would decide nothing there (bench/target/guest.sh). The worst case,"' "$mf"
+				"coherent: a store, a locked access or a split lock takes the line from the other vCPUs'"'"'",
+				"caches), which stands for the caches a bus lock does not reach; arithmetic and hits go on (a",
+				"sleeping vCPU owes nothing). Where the study can tell that no split lock completes (a load",
+				"without one, or fatal detection on its default CPU: bench/target/guest.sh), the guest runs",
+				"without the cache, which would decide nothing; each rep'"'"'s qemu-cmd shows which. The worst case,"' "$mf"
 			echo "BUS_LOCK_MODEL=all, stalls every vCPU that meets a lock. Not modelled: memory"
 		else
 			echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
