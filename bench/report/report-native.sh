@@ -7,8 +7,14 @@
 # bench/report/report.sh; each function prints Markdown and nothing for a guest
 # run. MF is the manifest (or {}), RUN the run directory.
 
-# report_is_native MF: the run ran natively.
-report_is_native() { [ "$(jq -r '.emulated' "$1" 2>/dev/null)" = false ]; }
+# report_is_native MF: the run ran natively. Read once per MF (a report
+# asks about ten times; a jq costs some 17 ms of CPU): ask once outside a
+# subshell first, or each subshell reads it again.
+declare -gA report_emulated=()
+report_is_native() {
+	[ -n "${report_emulated[$1]+set}" ] || report_emulated[$1]=$(jq -r '.emulated' "$1" 2>/dev/null)
+	[ "${report_emulated[$1]}" = false ]
+}
 
 report_native_banner() {
 	jq -r '"**Native, real time:** every latency below is real time on the running kernel of \(.target.hostname) (\(.target.cpu), kernel \(.target.kernel)\(if .target.preempt_rt then ", PREEMPT_RT" else ", not PREEMPT_RT" end)), no emulator, measured on CPU \(.target.measured_cpu)\(if .target.measured_isolated then "" else " (not isolated)" end).\(if .target.hypervisor then " This machine is a virtual machine (hypervisor flag set): real hardware through a hypervisor, whose scheduling of the vCPUs is in every figure." else "" end) Headings say \"vCPU\" for the measured CPU."' "$1"

@@ -29,6 +29,12 @@ m=$run/manifest.json
 [ -f "$m" ] || echo '{}' >"$m.missing"
 mf=$m
 [ -f "$m" ] || mf=$m.missing
+# The manifest's fields the report branches on, read at once (a jq costs
+# some 17 ms of CPU to start; a report asked about fifteen times).
+IFS=$'\x1f' read -r mf_clock mf_quantum mf_model mf_lock_ns mf_calibration < <(jq -r '.params |
+	[.clock // "wall", .quantum_ns // "?", .bus_lock_model // "all", .bus_lock_ns // "?", .calibration // ""] |
+	map(tostring) | join("\u001f")' "$mf" 2>/dev/null)
+report_is_native "$mf" || :
 # who: what recorded the main table's latencies (primary_measure).
 if [ "$(primary_measure "$(run_measure "$run")")" = timerlat-thread ]; then
 	who="rtla timerlat (its thread latency)"
@@ -44,7 +50,7 @@ report_platform() {
 		report_native_platform "$1"
 		return
 	fi
-	cal=$(jq -r '.params.calibration // ""' "$1")
+	cal=$mf_calibration
 	case $cal in "" | /*) ;; *) cal=$SLB_ROOT/$cal ;; esac
 	[ -z "$cal" ] || mach=$(jq -r -L "$SLB_ROOT/bench/lib" 'include "calibration"; cal_machine' "$cal" 2>/dev/null) ||
 		mach="a machine whose calibration.json is not here"
@@ -86,7 +92,7 @@ report_platform() {
 	echo
 	if report_is_native "$mf"; then
 		report_native_banner "$mf"
-	elif [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+	elif [ "$mf_clock" = virtual ]; then
 		echo "**Emulated, virtual time:** every latency below is instruction time of a"
 		echo "QEMU TCG guest (icount, 1 instruction = 1 ns, vCPUs in lock-step quanta,"
 		echo "a modelled bus-lock cost per split lock). Deterministic for a seed; read the"
@@ -216,11 +222,11 @@ report_platform() {
 	echo
 	if report_is_native "$mf"; then
 		report_native_caveats "$mf"
-	elif [ "$(jq -r '.params.clock // "wall"' "$mf")" = virtual ]; then
+	elif [ "$mf_clock" = virtual ]; then
 		echo "The guest runs under QEMU TCG in virtual time: every instruction costs 1 ns,"
-		echo "vCPUs run in lock-step quanta of $(jq -r '.params.quantum_ns // "?"' "$mf") ns (what one vCPU does to another"
+		echo "vCPUs run in lock-step quanta of $mf_quantum ns (what one vCPU does to another"
 		echo "may land up to a quantum early or late), and a split lock that does not trap"
-		if [ "$(jq -r '.params.bus_lock_model // "all"' "$mf")" = calibrated ]; then
+		if [ "$mf_model" = calibrated ]; then
 			jq -r '.params | if .calibrated_cost_ns then
 				"costs its issuer \(.bus_lock_ns) ns and holds the bus \(.bus_hold_ns) ns: the native calibration",
 				"\(.calibration) (\(.calibrated_cost_ns) and \(.calibrated_hold_ns) ns) scaled to a cost of \(.bus_lock_ns) ns",
@@ -236,7 +242,7 @@ report_platform() {
 				"without the cache, which would decide nothing; each rep'"'"'s qemu-cmd shows which. The worst case,"' "$mf"
 			echo "BUS_LOCK_MODEL=all, stalls every vCPU that meets a lock. Not modelled: memory"
 		else
-			echo "holds the bus for the modelled bus-lock time ($(jq -r '.params.bus_lock_ns // "?"' "$mf") ns): its issuer waits, and"
+			echo "holds the bus for the modelled bus-lock time ($mf_lock_ns ns): its issuer waits, and"
 			echo "every other vCPU that runs while it is held stops until it is free (a sleeping"
 			echo "one owes nothing), the worst case of hardware (BUS_LOCK_MODEL=all). Not modelled: caches,"
 			echo "memory"
