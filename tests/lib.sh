@@ -13,6 +13,7 @@
 #   t_expect_code N CMD...  CMD exits N
 #   t_line_count N FILE     FILE has N lines
 #   t_interrupt OUT PATTERN SECONDS CMD...   Ctrl-C CMD once OUT shows PATTERN
+#   t_jq_calls LOG CMD...   how many jq CMD ran (each call's arguments in LOG)
 #   jq ARG...               jq whose -e fails when no value came out (see below)
 # Guest boots use $SLB_QEMU, $SLB_INITRD and the cached kernel; SLB_INITRD
 # becomes the image's base where it has one (scripts/build-initramfs.sh: the
@@ -168,6 +169,21 @@ t_is_png() {
 
 # t_is_svg FILE: FILE is a complete SVG document.
 t_is_svg() { grep -q '<svg' "$1" 2>/dev/null && grep -q '</svg>' "$1" || { echo "$1 is not an SVG"; return 1; }; }
+
+# t_jq_calls LOG CMD...: run CMD (output to /dev/null) with a jq first in
+# PATH that logs each call's arguments, a line each, to LOG, then runs the
+# real one; print how many calls CMD made. A jq costs some 17 ms of CPU to
+# start, so a script that asks one per field costs seconds per study.
+t_jq_calls() {
+	local log=$1 bin
+	shift
+	bin=$(mktemp -d "$T_TMP/jqlog.XXXXXX")
+	printf '#!/bin/sh\n{ printf "%%s" "$*" | tr "\\n" " "; echo; } >>"%s"\nexec %s "$@"\n' "$log" "$(type -P jq)" >"$bin/jq"
+	chmod +x "$bin/jq"
+	: >"$log"
+	PATH=$bin:$PATH "$@" >/dev/null 2>&1
+	wc -l <"$log"
+}
 
 # t_line_count N FILE: FILE has exactly N lines.
 t_line_count() {

@@ -77,3 +77,19 @@ t_ok "the kernel's sigbus counter is passed on" grep -qx sld_sigbus=1 "$T_TMP/ki
 t_ok "traps per CPU as cpu:count pairs" grep -qx sld_cpu_traps=0:40,1:0 "$T_TMP/throttled/rep.info"
 t_ok "no counters: traps per CPU 'none'" grep -qx sld_cpu_traps=none "$T_TMP/nocounters/rep.info"
 t_ok "expected periods and interval from the arguments" sh -c "grep -qx ct_expected=10000 '$T_TMP/killed/rep.info' && grep -qx ct_interval_us=1000 '$T_TMP/killed/rep.info'"
+
+# A rep with all three JSON files: each read by one jq, one field that
+# fails (thread null: no periods) leaving only its own line empty. A jq
+# per field (eight) cost 0.2 s of CPU per rep.
+craft full completed 0 0
+echo '{"outcome": "timeout", "reason": "no end\nwithin 10 s  ", "seed": 0}' >"$T_TMP/full/outcome.json"
+echo '{"ops": 12, "reported_after_ms": 3000}' >"$T_TMP/full/files/load.report.json"
+echo '{"thread": null}' >"$T_TMP/full/files/cyclictest.json"
+n=$(t_jq_calls "$T_TMP/full.jq" "$RI" "$T_TMP/full" 10 1000)
+"$RI" "$T_TMP/full" 10 1000 >"$T_TMP/full/rep.info"
+t_ok "rep-info reads each JSON file of a rep with one jq (3 in all)" sh -c "[ '$n' = 3 ] || { echo '$n calls:'; cat '$T_TMP/full.jq'; exit 1; }"
+t_ok "... each field as before: a reason on one line, a seed of 0, no periods where threads are null" sh -c "
+	grep -qx outcome=timeout '$T_TMP/full/rep.info' && grep -qx 'reason=no end within 10 s' '$T_TMP/full/rep.info' &&
+	grep -qx seed=0 '$T_TMP/full/rep.info' && grep -qx load_ops=12 '$T_TMP/full/rep.info' &&
+	grep -qx load_end_ms=3000 '$T_TMP/full/rep.info' && grep -qx ct_cycles=-1 '$T_TMP/full/rep.info' &&
+	grep -qx ct_expected=0 '$T_TMP/full/rep.info' && grep -qx ct_cpus=unknown '$T_TMP/full/rep.info'"
