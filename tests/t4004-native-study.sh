@@ -120,6 +120,17 @@ t_ok "no kernel log, no option: the kernel's default, warn" said 'split-lock det
 facts flag_split_lock_detect=yes dmesg_readable=no dmesg_split_lock= cmdline_split_lock_detect=ratelimit:5 flag_bus_lock_detect=yes
 sim
 t_ok "no kernel log: the command line's option" said 'skipping split-ratelimit: needs split_lock_detect=ratelimit:10; this kernel runs ratelimit:5'
+# detect.sh reads the command line's option as the kernels do: the last
+# split_lock_detect=VALUE, a bare one only where there is none (it once
+# let the last word win: "=warn then bare" read as bare, a mode unknown).
+cmdline_sld() { SLB_CMDLINE=$1 SLB_LIB=$T_ROOT/bench/guest/slb-lib.sh sh "$T_ROOT/bench/target/detect.sh" | sed -n 's/^cmdline_split_lock_detect=//p'; }
+sld_reads() { local got; got=$(cmdline_sld "$1"); [ "$got" = "$2" ] || { echo "'$1' read as '$got', not '$2'"; return 1; }; }
+t_ok "detect.sh: split_lock_detect=warn then a bare one reads warn" sld_reads "ro split_lock_detect=warn quiet split_lock_detect" warn
+t_ok "... a bare one then =off reads off" sld_reads "split_lock_detect split_lock_detect=off" off
+t_ok "... the last of two values wins" sld_reads "split_lock_detect=fatal split_lock_detect=ratelimit:5" ratelimit:5
+t_ok "... a bare one alone reads bare" sld_reads "ro split_lock_detect" bare
+t_ok "... neither reads none" sld_reads "ro quiet" none
+t_ok "... nor does an empty value, which no kernel matches" sld_reads "split_lock_detect=" none
 
 # The deadline and a killed cyclictest end every process of the rep.
 (. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 30 0 1000 100 slb-load:aligned "" "SLB_MEASURE_CPUS=$last SLB_LOAD_CPUS=0 SLB_SEED=1") >"$T_TMP/long.job"

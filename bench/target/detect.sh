@@ -12,7 +12,8 @@
 # the timerlat tracer (what --measure timerlat needs; nothing is mounted). bench/target/native.sh derives the mode the
 # kernel runs and which scenarios can run from them.
 # SLB_CYCLICTEST: the cyclictest binary (default cyclictest from PATH);
-# SLB_RTLA: the rtla binary (default rtla from PATH).
+# SLB_RTLA: the rtla binary (default rtla from PATH); SLB_CMDLINE: see
+# below.
 # Exit status: 0.
 here=$(cd "$(dirname "$0")" && pwd)
 . "${SLB_LIB:-$here/slb-lib.sh}"
@@ -26,14 +27,20 @@ echo "flag_bus_lock_detect=$(flag bus_lock_detect)"
 echo "flag_hypervisor=$(flag hypervisor)"
 virt=$(systemd-detect-virt 2>/dev/null) || virt=
 echo "virt=${virt:-unknown}"
-sld=none
-for w in $(cat /proc/cmdline); do
+# The command line's split_lock_detect as a kernel reads it, upstream's
+# and this project's series alike: the last split_lock_detect=VALUE, and
+# a bare split_lock_detect (fatal with the series, ignored upstream) only
+# where there is none; "none" for neither (or an empty VALUE, which no
+# kernel matches). SLB_CMDLINE: a command line read instead of
+# /proc/cmdline (tests).
+sld= bare=
+for w in ${SLB_CMDLINE:-$(cat /proc/cmdline)}; do
 	case $w in
-	split_lock_detect) sld=bare ;;
+	split_lock_detect) bare=bare ;;
 	split_lock_detect=*) sld=${w#split_lock_detect=} ;;
 	esac
 done
-echo "cmdline_split_lock_detect=$sld"
+echo "cmdline_split_lock_detect=${sld:-${bare:-none}}"
 if dmesg >/dev/null 2>&1; then
 	echo "dmesg_readable=yes"
 	echo "dmesg_split_lock=$(dmesg | sed -n 's/.*x86\/split lock detection: //p' | tr -d '\r' | paste -sd '|' -)"
