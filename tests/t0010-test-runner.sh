@@ -174,3 +174,14 @@ t_ok "... the stream keeps the list order" same_stream "$T_TMP/j2.out" "$T_TMP/l
 t_ok "... and the run leaves its own times" grep -qx 't0004-alone.sh [0-9]*' "$T_TMP/times"
 SLB_TEST_TIMES=$T_TMP/first-times "$RT" -j 2 --dir "$d" >/dev/null 2>&1
 t_ok "... also the first run, with no times yet" grep -qx 't0001-slow.sh [0-9]*' "$T_TMP/first-times"
+
+# lib.sh keeps a script's counters without starting a process (read, not
+# cat, and no subshell per test: four forks a test, 3400 tests): a script
+# whose tests run with PATH empty counts them all.
+p=$T_TMP/nopath
+mkdir -p "$p"
+printf '%s\n' ". '$T_ROOT/tests/lib.sh'" 'PATH=' "t_ok one true" "t_ok two true" "t_skip three why" "t_ok four false" >"$p/t0001-nopath.sh"
+"$RT" --dir "$p" >"$T_TMP/nopath.out" 2>&1
+t_ok "lib.sh counts with PATH empty: 4 tests, 2 passed, 1 failed, 1 skipped, numbered 1 to 4" sh -c "
+	grep -qx '2 passed, 1 failed, 1 skipped' '$T_TMP/nopath.out' && grep -qx '1..4' '$T_TMP/nopath.out' &&
+	grep -qx 'not ok 4 - four' '$T_TMP/nopath.out' || { cat '$T_TMP/nopath.out'; exit 1; }"
