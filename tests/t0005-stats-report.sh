@@ -344,8 +344,11 @@ t_ok "... the virtual clock on Slurm: no warning" sh -c "grep -q '^- runner: Slu
 
 # The report (with its plots) asks jq for the manifest's fields at once,
 # not one a question: a jq costs some 17 ms of CPU to start, and it made
-# 16 calls on the manifest here, 10 now (the blocks it renders).
+# 16 calls on the manifest here, 10 now (the blocks it renders); and it
+# renders the blocks of stats.json with one jq, not nine.
 cp -r "$T_TMP/harm" "$T_TMP/harm-jq"
 n=$(t_jq_calls "$T_TMP/harm-jq.log" "$T_ROOT/bench/report/report.sh" "$T_TMP/harm-jq")
 mfq=$(grep -c 'manifest.json' "$T_TMP/harm-jq.log")
 t_ok "the report reads the manifest with at most 10 jq (it did with $mfq of $n)" sh -c "[ '$mfq' -le 10 ] && [ -s '$T_TMP/harm-jq/report.md' ] || { grep manifest.json '$T_TMP/harm-jq.log' | cut -c1-100; exit 1; }"
+stq=$(grep -c 'stats.json' "$T_TMP/harm-jq.log")
+t_ok "... and renders stats.json with one (it did with $stq; it took one a block, nine)" sh -c "[ '$stq' -le 1 ] || { grep stats.json '$T_TMP/harm-jq.log' | cut -c1-100; exit 1; }"

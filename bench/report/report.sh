@@ -59,6 +59,33 @@ report_platform() {
 		else "Emulated, not measured on hardware: a QEMU TCG guest in wall-clock time on \(.host.cpu // "this host"), its split locks stopping every vCPU for about a microsecond of host time." end' "$1"
 }
 
+# The blocks of stats.json the report prints, rendered by one jq (a jq
+# costs some 17 ms of CPU to start; these were nine), in this order, each
+# its lines joined, a NUL after each; a block whose expression fails
+# keeps the lines it gave before, as its own jq call did.
+st_blocks=(dec head verdicts latency co_p999 max comparisons no_data method)
+declare -A stb=()
+{
+	for b in "${st_blocks[@]}"; do IFS= read -r -d '' "stb[$b]" || break; done
+} < <(jq -j --slurpfile e <(while read -r s; do
+		[ "$(scenario_field "$run/scenarios.conf" "$s" 6)" = harm ] && printf '"%s"\n' "$s"
+	done <"$run/scenarios.list") '
+	def v: if . == null then "no data" else . end;
+	def ci(a): if a[0] == null then "no 95 % CI: too few reps" else "\(a[0])-\(a[1])" end;
+	def rng(v): "\(v | min)-\(v | max)";
+	def block(f): [try f] | join("\n") + "\u0000";
+	block([.verdicts[] | select(startswith("Decision: ")) | ltrimstr("Decision: ")] | first // empty),
+	block(.comparisons[] | select(.b as $b | $e | index($b)) | "- **\(.b)** against \(.a): p99.9 \(.effect)"),
+	block(.verdicts[] | select(startswith("Decision: ") | not) | "- \(.)"),
+	block(.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us | v) | \(.p50_us | v) | \(.p99_us | v) | \(.p999_us | v) | \(.max_us | v) | \(.corrected.p99_us | v) | \(.corrected.p999_us | v) | \(if .cycles_pct == null or .cycles_pct < 0 then "no data" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"),
+	block(.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "\\*" end)"] | join(", ") | if . == "" then "no data" else . end)"),
+	block(.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", ") | if . == "" then "no data" else . end)"),
+	block(.comparisons[] | "| \(.label) | \(.design // "unpaired") | \(if .design == "paired" then "\(.pairs) pairs" else "\(.reps_b) vs \(.reps_a)" end) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .significant then "no (a difference)" elif .equivalent then "yes" elif .equivalence == "not resolvable" then "not resolvable at this resolution (\(.floor_us) us)" elif .reps_needed_detect > 0 and (.significant | not) then "inconclusive: ~\(.reps_needed_detect) \(if .design == "paired" then "pairs" else "reps per side" end) to detect x1.2, ~\(.reps_needed_equivalence) to show equivalence" else "not shown" end) | \(if .tail then "max \(rng(.tail.max_b_us)) vs \(rng(.tail.max_a_us)) us (p \(.tail.p_max)); above \(.tail.threshold_us) us: \(rng(.tail.above_b)) vs \(rng(.tail.above_a)) (p \(.tail.p_above))\(if .tail.significant then ": differs" else "" end)" else "-" end) | \([if .design != "paired" and .design_note then "unpaired: \(.design_note)" else empty end, if .ties then "ties: the exact interval is conservative" else empty end] | join("; ")) |"),
+	block(.comparisons_no_data[]? | "| \(.label) | - | - | no data | no data | - | - | - | - | \(.no_usable_rep | join(", ")) has no usable rep |"),
+	block(.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; "))' "$st")
+# stb_print BLOCK: the block's lines, if it has any
+stb_print() { [ -z "${stb[$1]:-}" ] || printf '%s\n' "${stb[$1]}"; }
+
 {
 	echo "# Split-lock latency study: run $(basename "$run")"
 	echo
@@ -66,27 +93,22 @@ report_platform() {
 	echo "## Decision"
 	echo
 	# One paragraph: the platform, then slb-stats' decision.
-	dec=$(jq -r '[.verdicts[] | select(startswith("Decision: ")) | ltrimstr("Decision: ")] | first // empty' "$st")
+	dec=${stb[dec]:-}
 	[ -n "$dec" ] || dec="no decision: that takes a harm scenario and a kill scenario (scenarios.conf, column expect) with data and a control, and this run lacks one."
 	echo "$(report_platform "$mf") ${dec^}"
 	echo
 	# The headline: each harm scenario against the control its scenario
 	# names (slb-stats' wording, .effect), one ratio each.
-	jq -r --slurpfile e <(while read -r s; do
-			[ "$(scenario_field "$run/scenarios.conf" "$s" 6)" = harm ] && printf '"%s"\n' "$s"
-		done <"$run/scenarios.list") \
-		'.comparisons[] | select(.b as $b | $e | index($b)) | "- **\(.b)** against \(.a): p99.9 \(.effect)"' "$st" >"$run/report.head.tmp"
-	if [ -s "$run/report.head.tmp" ]; then
+	if [ -n "${stb[head]:-}" ]; then
 		echo "Each scenario expected to harm, p99.9 on the isolated vCPU against the control it names:"
 		echo
-		cat "$run/report.head.tmp"
+		stb_print head
 		echo
 	fi
-	rm -f "$run/report.head.tmp"
 	[ ! -f "$run/plots/summary.png" ] || { echo '![summary](plots/summary.png)'; echo; }
 	echo "## Verdict"
 	echo
-	jq -r '.verdicts[] | select(startswith("Decision: ") | not) | "- \(.)"' "$st"
+	stb_print verdicts
 	echo
 	echo "## Setup"
 	echo
@@ -145,8 +167,7 @@ report_platform() {
 	echo
 	echo "| scenario | ok reps | samples | avg | p50 | p99 | p99.9 | max | corrected p99 | corrected p99.9 | periods measured | load fate |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-	jq -r 'def v: if . == null then "no data" else . end;
-		.scenarios[] | "| \(.name) | \(.reps_ok)/\(.reps)\(if (.reps_unusable // 0) > 0 then " (\(.reps_unusable) unusable)" else "" end) | \(.samples) | \(.avg_us | v) | \(.p50_us | v) | \(.p99_us | v) | \(.p999_us | v) | \(.max_us | v) | \(.corrected.p99_us | v) | \(.corrected.p999_us | v) | \(if .cycles_pct == null or .cycles_pct < 0 then "no data" else "\(.cycles_pct_text // .cycles_pct) %" end) | \(.load_fates) |"' "$st"
+	stb_print latency
 	# The reps that did not end ok, with why (outcome.json, stderr.txt).
 	failed=$(while read -r s; do
 		for o in "$run/$s"/rep*/outcome.json; do
@@ -177,11 +198,11 @@ report_platform() {
 	echo "Per rep, corrected p99.9 (us; \\* = fewer than 10 samples beyond it, not used;"
 	echo "a leading > = past the histogram's limit, the value is the rep's largest latency):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | "\(if .co_p999_beyond_limit then ">" else "" end)\(.co_p999_us)\(if .p999_enough_samples then "" else "\\*" end)"] | join(", ") | if . == "" then "no data" else . end)"' "$st"
+	stb_print co_p999
 	echo
 	echo "Per rep, the largest latency (us; the tail beyond p99.9, compared below):"
 	echo
-	jq -r '.scenarios[] | "- \(.name): \([.per_rep[] | .max_us] | join(", ") | if . == "" then "no data" else . end)"' "$st"
+	stb_print max
 	echo
 	report_timerlat "$run" || die "slb-stats failed on $run (timerlat)"
 	echo "## Comparisons (corrected, one value per rep)"
@@ -197,12 +218,10 @@ report_platform() {
 	echo
 	echo "| ratio | design | reps | p99 (95 % CI) | p99.9 (95 % CI) | p99.9 exact test p | significant | within x1.2 (95 % CI inside) | tail beyond p99.9: max / samples above, p | notes |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	jq -r 'def ci(a): if a[0] == null then "no 95 % CI: too few reps" else "\(a[0])-\(a[1])" end;
-		def rng(v): "\(v | min)-\(v | max)";
-		.comparisons[] | "| \(.label) | \(.design // "unpaired") | \(if .design == "paired" then "\(.pairs) pairs" else "\(.reps_b) vs \(.reps_a)" end) | x\(.ratio_p99) (\(ci(.ratio_p99_ci))) | x\(.ratio_p999) (\(ci(.ratio_p999_ci))) | \(.p) | \(if .significant then "yes" else "no" end) | \(if .significant then "no (a difference)" elif .equivalent then "yes" elif .equivalence == "not resolvable" then "not resolvable at this resolution (\(.floor_us) us)" elif .reps_needed_detect > 0 and (.significant | not) then "inconclusive: ~\(.reps_needed_detect) \(if .design == "paired" then "pairs" else "reps per side" end) to detect x1.2, ~\(.reps_needed_equivalence) to show equivalence" else "not shown" end) | \(if .tail then "max \(rng(.tail.max_b_us)) vs \(rng(.tail.max_a_us)) us (p \(.tail.p_max)); above \(.tail.threshold_us) us: \(rng(.tail.above_b)) vs \(rng(.tail.above_a)) (p \(.tail.p_above))\(if .tail.significant then ": differs" else "" end)" else "-" end) | \([if .design != "paired" and .design_note then "unpaired: \(.design_note)" else empty end, if .ties then "ties: the exact interval is conservative" else empty end] | join("; ")) |"' "$st"
-	jq -r '.comparisons_no_data[]? | "| \(.label) | - | - | no data | no data | - | - | - | - | \(.no_usable_rep | join(", ")) has no usable rep |"' "$st"
+	stb_print comparisons
+	stb_print no_data
 	echo
-	echo "Method: $(jq -r '.method | [.unit, .design, .values, .ci, .test, "significant: \(.significant)", .equivalent, "tail: \(.tail)", "inconclusive: \(.reps_needed)"] | map(select(. != null)) | join("; ")' "$st")."
+	echo "Method: ${stb[method]:-}."
 	echo
 	report_trace "$run"
 	echo "## Plots"
