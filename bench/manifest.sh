@@ -22,8 +22,8 @@ shift 2
 # params KEY=VALUE...: one object; numbers stay numbers
 # (one jq for all: a jq per pair cost a study about 1 s of CPU)
 params() {
-	jq -n '[$ARGS.positional[] | split("=") as $p
-		| {($p[0]): (if ($p | length) > 1 then $p[1:] | join("=") else $p[0] end | tonumber? // .)}] | add // {}' --args "$@"
+	jq -n '[$ARGS.positional[] | split("=") as $p | ($p[0] // "") as $k
+		| {($k): (if ($p | length) > 1 then $p[1:] | join("=") else $k end | tonumber? // .)}] | add // {}' --args -- "$@"
 }
 if [ -f "$dir/target.txt" ]; then
 	facts=$(jq -R 'capture("^(?<k>[a-z_0-9]+)=(?<v>.*)$") | {(.k): .v}' "$dir/target.txt" | jq -s 'add // {}')
@@ -62,7 +62,7 @@ hashes() {
 	local p=()
 	mapfile -t p < <(series_files "$1")
 	[ ${#p[@]} -gt 0 ] || { echo '{}'; return; }
-	sha256sum "${p[@]}" | jq -Rn '[inputs | capture("^(?<h>[0-9a-f]{16})[0-9a-f]* [ *](?<f>.*)$") | {(.f | sub(".*/"; "")): .h}] | add'
+	sha256sum "${p[@]}" | jq -Rn '[inputs | capture("^(?<h>[0-9a-f]{16})[0-9a-f]* [ *](?<f>.*)$") | {(.f | sub(".*/"; "")): .h}] | add // {}'
 }
 jq -n --arg id "$id" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	--arg host_cpu "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" \

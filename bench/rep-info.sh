@@ -18,7 +18,7 @@ vals() {
 	local f=$1 e prog=
 	shift
 	for e in "$@"; do
-		prog+="${prog:+, }((try ([$e] | first) catch null) // \"\" | tostring | gsub(\"\\n\"; \" \"))"
+		prog+="${prog:+, }((try ([$e] | first) catch null) // \"\" | tostring | split(\"\\n\") | join(\" \"))"
 	done
 	[ -s "$f" ] && jq -r "$prog" "$f" 2>/dev/null || printf '%.0s\n' "$@"
 }

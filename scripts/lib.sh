@@ -64,10 +64,19 @@ with_heartbeat() {
 # nap SECONDS: sleep without starting a process: read's timeout on a pipe
 # that this shell holds both ends of and nobody writes. The polling loops
 # that wait for a guest started a sleep ten times a second, about 1.3 ms
-# of CPU each.
+# of CPU each. Where the pipe cannot be had or read (no fd left), or read
+# ends before its timeout (status 128 or less), it sleeps after all. The
+# first call of a shell opens the pipe: it changes $! (save $! first) and
+# the shell's children inherit the pipe, which no one writes.
 nap() {
-	[ -n "${_nap_fd:-}" ] || exec {_nap_fd}<> <(:)
-	read -r -t "$1" -u "$_nap_fd" _ || :
+	local rc
+	[ -n "${_nap_fd:-}" ] || { exec {_nap_fd}<> <(:); } 2>/dev/null || _nap_fd=none
+	if [ "$_nap_fd" != none ]; then
+		read -r -t "$1" -u "$_nap_fd" _ 2>/dev/null
+		rc=$?
+		[ "$rc" -le 128 ] || return 0
+	fi
+	sleep "$1"
 }
 
 # wait_timeout PID SECONDS: true once PID has exited, false after SECONDS.

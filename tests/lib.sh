@@ -174,17 +174,22 @@ t_is_svg() { grep -q '<svg' "$1" 2>/dev/null && grep -q '</svg>' "$1" || { echo 
 
 # t_jq_calls LOG CMD...: run CMD (output to /dev/null) with a jq first in
 # PATH that logs each call's arguments, a line each, to LOG, then runs the
-# real one; print how many calls CMD made. A jq costs some 17 ms of CPU to
+# real one; print how many calls CMD made, and return CMD's status. A jq costs some 17 ms of CPU to
 # start, so a script that asks one per field costs seconds per study.
 t_jq_calls() {
 	local log=$1 bin
 	shift
 	bin=$(mktemp -d "$T_TMP/jqlog.XXXXXX")
-	printf '#!/bin/sh\n{ printf "%%s" "$*" | tr "\\n" " "; echo; } >>"%s"\nexec %s "$@"\n' "$log" "$(type -P jq)" >"$bin/jq"
+	# a line a call, written at once (under PIPE_BUF, O_APPEND: calls at
+	# once do not share a line): the arguments' first 300 characters,
+	# then the last argument (the file, where there is one)
+	printf '#!/bin/sh\nfor a; do z=$a; done\nl=$(printf "%%s" "$*" | tr "\\n" " " | cut -c1-300)\nprintf "%%s ... %%s\\n" "$l" "$(printf "%%s" "${z:-}" | tr "\\n" " " | cut -c1-300)" >>"%s"\nexec %s "$@"\n' "$log" "$(type -P jq)" >"$bin/jq"
 	chmod +x "$bin/jq"
 	: >"$log"
 	PATH=$bin:$PATH "$@" >/dev/null 2>&1
+	set -- $?
 	wc -l <"$log"
+	return "$1"
 }
 
 # t_line_count N FILE: FILE has exactly N lines.

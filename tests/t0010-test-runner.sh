@@ -180,7 +180,7 @@ t_ok "... also the first run, with no times yet" grep -qx 't0001-slow.sh [0-9]*'
 # whose tests run with PATH empty counts them all.
 p=$T_TMP/nopath
 mkdir -p "$p"
-printf '%s\n' ". '$T_ROOT/tests/lib.sh'" 'PATH=' "t_ok one true" "t_ok two true" "t_skip three why" "t_ok four false" >"$p/t0001-nopath.sh"
+printf '%s\n' ". '$T_ROOT/tests/lib.sh'" 'PATH=' "t_ok one true" "t_ok two true" "t_skip three why" "t_ok four false" "PATH=$PATH" >"$p/t0001-nopath.sh"
 "$RT" --dir "$p" >"$T_TMP/nopath.out" 2>&1
 t_ok "lib.sh counts with PATH empty: 4 tests, 2 passed, 1 failed, 1 skipped, numbered 1 to 4" sh -c "
 	grep -qx '2 passed, 1 failed, 1 skipped' '$T_TMP/nopath.out' && grep -qx '1..4' '$T_TMP/nopath.out' &&

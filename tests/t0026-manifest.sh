@@ -10,14 +10,14 @@
 d=$T_TMP/run
 mkdir -p "$d"
 printf 'baseline\nsplit-off\n' >"$d/scenarios.list"
-args=(duration_s=3 reps=2 vcpus=2 clock=virtual cpu=Snowridge,-hypervisor bus_lock_ns=1e3 note=a=b=c empty= neg=-5)
+args=(duration_s=3 reps=2 vcpus=2 clock=virtual cpu=Snowridge,-hypervisor bus_lock_ns=1e3 note=a=b=c empty= neg=-5 -n)
 n=$(t_jq_calls "$T_TMP/jq.log" env -u SLB_QEMU "$T_ROOT/bench/manifest.sh" "$d" x "${args[@]}")
 env -u SLB_QEMU "$T_ROOT/bench/manifest.sh" "$d" x "${args[@]}" >"$T_TMP/m.json"
 t_ok "the manifest parses, with the run id and the scenarios" \
 	jq -e '.run_id == "x" and .emulated == true and .params.scenarios == ["baseline", "split-off"]' "$T_TMP/m.json"
-t_ok "parameters keep their types: numbers, strings, '=' inside a value, an empty value" \
+t_ok "parameters keep their types: numbers, strings, '=' inside a value, an empty value, a word like an option" \
 	jq -e '.params | .duration_s == 3 and .reps == 2 and .clock == "virtual" and .cpu == "Snowridge,-hypervisor"
-		and .bus_lock_ns == 1000 and .note == "a=b=c" and .empty == "" and .neg == -5' "$T_TMP/m.json"
+		and .bus_lock_ns == 1000 and .note == "a=b=c" and .empty == "" and .neg == -5 and .["-n"] == "-n"' "$T_TMP/m.json"
 # want SERIES: the hashes the manifest should hold for patch/SERIES
 want() {
 	local p

@@ -4,7 +4,8 @@
 # guests with: true soon after the process ends, false after SECONDS
 # while it runs, and no process started while it waits (nap: it started a
 # sleep ten times a second, about 1.3 ms of CPU each, all through every
-# guest). Tried with PATH empty, where a sleep it ran would fail.
+# guest). Tried with PATH empty, where a sleep it ran would fail; and
+# with no file descriptor left for its pipe, where it sleeps after all.
 . "$(dirname "$0")/lib.sh"
 . "$T_ROOT/scripts/lib.sh"
 
@@ -26,4 +27,5 @@ t_ok "a process that runs on: false after SECONDS (1 s), PATH empty" within 0.9 
 sleep 0.3 &
 short=$!
 t_ok "a process that ends in 0.3 s: true within 0.5 s, PATH empty" within 0.2 0.8 bash -c "PATH=; $(declare -f nap wait_timeout); wait_timeout $short 3"
+t_ok "with no file descriptor left for its pipe, it still waits its 1 s (a sleep)" within 0.9 1.6 bash -c "ulimit -n 10; ! { $(declare -f nap wait_timeout); wait_timeout $long 1; }"
 kill "$long" 2>/dev/null

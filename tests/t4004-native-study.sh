@@ -131,6 +131,7 @@ t_ok "... the last of two values wins" sld_reads "split_lock_detect=fatal split_
 t_ok "... a bare one alone reads bare" sld_reads "ro split_lock_detect" bare
 t_ok "... neither reads none" sld_reads "ro quiet" none
 t_ok "... nor does an empty value, which no kernel matches" sld_reads "split_lock_detect=" none
+t_ok "... a bare one and an empty value, both kernels' default" sld_reads "split_lock_detect split_lock_detect=" none
 
 # The deadline and a killed cyclictest end every process of the rep.
 (. "$T_ROOT/scripts/lib.sh" && . "$T_ROOT/bench/lib/job.sh" && write_study_job 30 0 1000 100 slb-load:aligned "" "SLB_MEASURE_CPUS=$last SLB_LOAD_CPUS=0 SLB_SEED=1") >"$T_TMP/long.job"

@@ -30,17 +30,18 @@ echo "virt=${virt:-unknown}"
 # The command line's split_lock_detect as a kernel reads it, upstream's
 # and this project's series alike: the last split_lock_detect=VALUE, and
 # a bare split_lock_detect (fatal with the series, ignored upstream) only
-# where there is none; "none" for neither (or an empty VALUE, which no
-# kernel matches). SLB_CMDLINE: a command line read instead of
+# where there is none; "none" for neither, and for an empty last VALUE
+# (no kernel matches it: each keeps its default, bare word or not). SLB_CMDLINE: a command line read instead of
 # /proc/cmdline (tests).
-sld= bare=
+sld= bare= valued=
 for w in ${SLB_CMDLINE:-$(cat /proc/cmdline)}; do
 	case $w in
 	split_lock_detect) bare=bare ;;
-	split_lock_detect=*) sld=${w#split_lock_detect=} ;;
+	split_lock_detect=*) sld=${w#split_lock_detect=} valued=1 ;;
 	esac
 done
-echo "cmdline_split_lock_detect=${sld:-${bare:-none}}"
+[ -n "$valued" ] || sld=$bare
+echo "cmdline_split_lock_detect=${sld:-none}"
 if dmesg >/dev/null 2>&1; then
 	echo "dmesg_readable=yes"
 	echo "dmesg_split_lock=$(dmesg | sed -n 's/.*x86\/split lock detection: //p' | tr -d '\r' | paste -sd '|' -)"
