@@ -10,19 +10,9 @@ d=${1:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 dur=${2:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 int=${3:?usage: rep-info.sh RUNDIR DURATION_S INTERVAL_US}
 f=$d/files
-# vals FILE EXPR...: each jq EXPR on the JSON in FILE, a line each: its
-# value, empty where it fails or gives nothing (or FILE is missing, empty
-# or not JSON), newlines in it made spaces. One jq for them all: a jq
-# costs some 17 ms of CPU to start.
-vals() {
-	local f=$1 e prog=
-	shift
-	for e in "$@"; do
-		prog+="${prog:+, }((try ([$e] | first) catch null) // \"\" | tostring | split(\"\\n\") | join(\" \"))"
-	done
-	[ -s "$f" ] && jq -r "$prog" "$f" 2>/dev/null || printf '%.0s\n' "$@"
-}
-{ IFS= read -r outcome; IFS= read -r reason; IFS= read -r seed; } < <(vals "$d/outcome.json" .outcome .reason .seed)
+# Each JSON file is read with one jq (json_fields).
+. "$(dirname "$0")/../scripts/lib.sh"
+{ IFS= read -r outcome; IFS= read -r reason; IFS= read -r seed; } < <(json_fields "$d/outcome.json" .outcome .reason .seed)
 echo "outcome=${outcome:-missing}"
 # Why a rep did not end ok (outcome.json reason: run-guest's, the native
 # runner's or the study's), one line.
@@ -32,7 +22,7 @@ echo "reason=$(printf '%s' "$reason" | cut -c1-240 | sed 's/ *$//')"
 echo "seed=${seed:--1}"
 fate=$(head -n 1 "$f/load.fate" 2>/dev/null)
 echo "load_fate=${fate:-unknown}"
-{ IFS= read -r ops; IFS= read -r after; } < <(vals "$f/load.report.json" .ops .reported_after_ms)
+{ IFS= read -r ops; IFS= read -r after; } < <(json_fields "$f/load.report.json" .ops .reported_after_ms)
 echo "load_ops=${ops:--1}"
 echo "load_end_ms=${after:--1}"
 counter() { local v; v=$(sed -n "s/^$1=//p" "$f/sld_counters.txt" 2>/dev/null); echo "${v:--1}"; }
@@ -77,7 +67,7 @@ echo "load_outcome=$lo"
 # against those asked for (duration / interval per thread): fewer means
 # an isolated vCPU was starved. ct_cpus: the CPU of each thread, in the
 # order of the histogram's columns.
-{ IFS= read -r cycles; IFS= read -r nthr; IFS= read -r ctcpus; } < <(vals "$f/cyclictest.json" '[.thread[].cycles] | add' \
+{ IFS= read -r cycles; IFS= read -r nthr; IFS= read -r ctcpus; } < <(json_fields "$f/cyclictest.json" '[.thread[].cycles] | add' \
 	'.thread | length' '.thread | to_entries | sort_by(.key | tonumber) | map(.value.cpu | tostring) | join(",")')
 echo "ct_cycles=${cycles:--1}"
 echo "ct_expected=$((${nthr:-1} * dur * 1000000 / int))"

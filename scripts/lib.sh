@@ -90,6 +90,21 @@ wait_timeout() {
 	! kill -0 "$pid" 2>/dev/null
 }
 
+# json_fields FILE EXPR...: each jq EXPR on the JSON in FILE, a line each
+# (read them with IFS= read -r): its first value, empty where it fails or
+# gives nothing, false or null (or FILE is missing, empty or not JSON),
+# newlines in it made spaces. One jq for them all: a jq costs some 17 ms
+# of CPU to start, and the scripts that asked one per field started
+# thousands a make test.
+json_fields() {
+	local f=$1 e prog=
+	shift
+	for e in "$@"; do
+		prog+="${prog:+, }((try ([$e] | first) catch null) // \"\" | tostring | split(\"\\n\") | join(\" \"))"
+	done
+	[ -s "$f" ] && jq -r "$prog" "$f" 2>/dev/null || printf '%.0s\n' "$@"
+}
+
 # run_inputs: the files, relative to $SLB_ROOT and sorted, that decide
 # what a guest run measures: both patch series, rt-config, the guest
 # programs, jobs and /init, the C library they link with bench/lib/job.sh

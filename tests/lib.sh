@@ -174,8 +174,9 @@ t_is_svg() { grep -q '<svg' "$1" 2>/dev/null && grep -q '</svg>' "$1" || { echo 
 
 # t_jq_calls LOG CMD...: run CMD (output to /dev/null) with a jq first in
 # PATH that logs each call's arguments, a line each, to LOG, then runs the
-# real one; print how many calls CMD made, and return CMD's status. A jq costs some 17 ms of CPU to
-# start, so a script that asks one per field costs seconds per study.
+# real one; print how many calls CMD made, and return CMD's status. A jq
+# costs some 17 ms of CPU to start, so a script that asks one per field
+# costs seconds per study.
 t_jq_calls() {
 	local log=$1 bin
 	shift

@@ -29,11 +29,13 @@ m=$run/manifest.json
 [ -f "$m" ] || echo '{}' >"$m.missing"
 mf=$m
 [ -f "$m" ] || mf=$m.missing
-# The manifest's fields the report branches on, read at once (a jq costs
-# some 17 ms of CPU to start; a report asked about fifteen times).
-IFS=$'\x1f' read -r mf_clock mf_quantum mf_model mf_lock_ns mf_calibration < <(jq -r '.params |
-	[.clock // "wall", .quantum_ns // "?", .bus_lock_model // "all", .bus_lock_ns // "?", .calibration // ""] |
-	map(tostring) | join("\u001f")' "$mf" 2>/dev/null)
+# The manifest's fields the report branches on, read at once (json_fields;
+# a report asked about fifteen times).
+{
+	IFS= read -r mf_clock; IFS= read -r mf_quantum; IFS= read -r mf_model
+	IFS= read -r mf_lock_ns; IFS= read -r mf_calibration
+} < <(json_fields "$mf" '.params.clock // "wall"' '.params.quantum_ns // "?"' '.params.bus_lock_model // "all"' \
+	'.params.bus_lock_ns // "?"' .params.calibration)
 report_is_native "$mf" || :
 # who: what recorded the main table's latencies (primary_measure).
 if [ "$(primary_measure "$(run_measure "$run")")" = timerlat-thread ]; then
@@ -43,7 +45,8 @@ else
 fi
 # report_platform MF: where the figures come from, one sentence to open
 # the Decision: the machine of a native run; for an emulated one the clock
-# and the bus-lock model, with the calibration and the machine it measured.
+# and the bus-lock model, with the calibration and the machine it measured
+# (the calibration read with the manifest's fields: mf_calibration).
 report_platform() {
 	local cal mach=
 	if report_is_native "$1"; then

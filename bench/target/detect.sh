@@ -31,8 +31,8 @@ echo "virt=${virt:-unknown}"
 # and this project's series alike: the last split_lock_detect=VALUE, and
 # a bare split_lock_detect (fatal with the series, ignored upstream) only
 # where there is none; "none" for neither, and for an empty last VALUE
-# (no kernel matches it: each keeps its default, bare word or not). SLB_CMDLINE: a command line read instead of
-# /proc/cmdline (tests).
+# (no kernel matches it: each keeps its default, bare word or not).
+# SLB_CMDLINE: a command line read instead of /proc/cmdline (tests).
 sld= bare= valued=
 for w in ${SLB_CMDLINE:-$(cat /proc/cmdline)}; do
 	case $w in
